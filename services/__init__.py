@@ -1,0 +1,1 @@
+"""hexlog services: the rules engine and service, the event store, projections, tournaments."""

@@ -1,0 +1,1 @@
+"""The rules: a pure decider (`engine`) and the service that runs it over Redis."""

@@ -1,0 +1,11 @@
+"""The base game (RULES.md §1), one file per area; `install` puts it into a ruleset."""
+
+from __future__ import annotations
+
+from services.rules.engine.base import building, devcards, prompts, scoring, setup, trade, turn
+from services.rules.engine.ruleset import Ruleset
+
+
+def install(rules: Ruleset) -> None:
+    for area in (setup, building, turn, devcards, trade, scoring, prompts):
+        area.install(rules)

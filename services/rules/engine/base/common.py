@@ -1,0 +1,74 @@
+"""Small checks shared by the base rule areas."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from events.types import RESOURCES, Bundle, bundle_to_vector
+from services.rules.engine.rules import reject
+from services.rules.engine.state import State
+
+
+def require_current(state: State, seat: int) -> None:
+    if seat != state.current:
+        raise reject(
+            "base.turn.not_your_turn",
+            f"it is {state.names[state.current]}'s turn, not {state.names[seat]}'s",
+        )
+
+
+def can_afford(hand: Sequence[int], cost: Sequence[int]) -> bool:
+    return (
+        hand[0] >= cost[0]
+        and hand[1] >= cost[1]
+        and hand[2] >= cost[2]
+        and hand[3] >= cost[3]
+        and hand[4] >= cost[4]
+    )
+
+
+def require_afford(state: State, seat: int, what: str, rule_id: str) -> None:
+    cost = state.rules.costs[what]
+    if not can_afford(state.players[seat].hand, cost):
+        raise reject(rule_id, f"a {what.replace('_', ' ')} costs {describe(cost)}")
+
+
+def describe(vec: Sequence[int]) -> str:
+    parts = [f"{n} {RESOURCES[i]}" for i, n in enumerate(vec) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def pay(state: State, seat: int, cost: Sequence[int]) -> None:
+    hand = state.players[seat].hand
+    bank = state.bank
+    for i in range(5):
+        c = cost[i]
+        if c:
+            hand[i] -= c
+            bank[i] += c
+
+
+def take_from_bank(state: State, seat: int, vec: Sequence[int]) -> None:
+    hand = state.players[seat].hand
+    bank = state.bank
+    for i in range(5):
+        c = vec[i]
+        if c:
+            hand[i] += c
+            bank[i] -= c
+
+
+def vector(bundle: Bundle, rule_id: str = "base.command.invalid") -> list[int]:
+    """A bundle from a command as a vector; negative counts are refused."""
+    vec = bundle_to_vector(bundle)
+    if any(n < 0 for n in vec):
+        raise reject(rule_id, "card counts must not be negative")
+    return vec
+
+
+def check_place(state: State, kind: str, i: int) -> None:
+    n = state.board.n_vertices if kind == "vertex" else (
+        state.board.n_edges if kind == "edge" else len(state.board.topo.hexes)
+    )
+    if not 0 <= i < n:
+        raise reject("base.place.unknown", f"there is no {kind} {i} on this map")

@@ -1,0 +1,187 @@
+"""Development cards (RULES.md §1.8): buying (a secret draw), the one-card-per-turn and
+not-on-the-turn-bought rules, Knight, Road Building, Year of Plenty, Monopoly; VP cards are
+never played (they count in `total_vp`)."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from events.commands import (
+    BuyDevelopmentCard,
+    Command,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+)
+from events.events import (
+    DevelopmentCardBought,
+    Event,
+    KnightPlayed,
+    MonopolyPlayed,
+    RoadBuildingPlayed,
+    YearOfPlentyPlayed,
+)
+from events.types import DEV_CARDS, DEV_INDEX, RESOURCE_INDEX, RESOURCES, bundle_to_vector
+from services.rules.engine.base.building import pieces_left
+from services.rules.engine.base.common import (
+    can_afford,
+    pay,
+    require_afford,
+    require_current,
+    take_from_bank,
+)
+from services.rules.engine.chance import Dealer
+from services.rules.engine.rules import reject
+from services.rules.engine.ruleset import Ruleset
+from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, State
+
+KNIGHT = DEV_INDEX["knight"]
+ROAD_BUILDING_CARD = DEV_INDEX["road_building"]
+YEAR_OF_PLENTY = DEV_INDEX["year_of_plenty"]
+MONOPOLY = DEV_INDEX["monopoly"]
+YOP_PAIRS = tuple(combinations_with_replacement(range(5), 2))
+
+
+def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    if not any(state.deck):
+        raise reject("base.dev.empty_deck", "the development deck is empty")
+    require_afford(state, cmd.seat, "development_card", "base.dev.cost")
+    card = dealer.pick(f"devcard:{state.dev_draws}", DEV_CARDS, state.deck)
+    return [DevelopmentCardBought(seat=cmd.seat, card=card, n=state.dev_draws)]
+
+
+def playable(state: State, seat: int, card: int) -> bool:
+    p = state.players[seat]
+    return not state.dev_played and p.dev[card] - p.dev_new[card] > 0
+
+
+def require_playable(state: State, seat: int, card: int) -> None:
+    require_current(state, seat)
+    p = state.players[seat]
+    name = DEV_CARDS[card].replace("_", " ")
+    if p.dev[card] == 0:
+        raise reject("base.dev.not_held", f"you hold no {name} card")
+    if state.dev_played:
+        raise reject("base.dev.one_per_turn", "you already played a development card this turn")
+    if p.dev[card] - p.dev_new[card] <= 0:
+        raise reject("base.dev.bought_this_turn", f"your {name} card was bought this turn")
+
+
+def play_knight(state: State, cmd: PlayKnight, dealer: Dealer) -> list[Event]:
+    require_playable(state, cmd.seat, KNIGHT)
+    return [KnightPlayed(seat=cmd.seat)]
+
+
+def play_road_building(state: State, cmd: PlayRoadBuilding, dealer: Dealer) -> list[Event]:
+    require_playable(state, cmd.seat, ROAD_BUILDING_CARD)
+    roads = min(2, pieces_left(state, cmd.seat, "road"))
+    return [RoadBuildingPlayed(seat=cmd.seat, roads=roads)]
+
+
+def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> list[Event]:
+    require_playable(state, cmd.seat, YEAR_OF_PLENTY)
+    want = [0, 0, 0, 0, 0]
+    for name in cmd.resources:
+        want[RESOURCE_INDEX[name]] += 1
+    if any(want[i] > state.bank[i] for i in range(5)):
+        raise reject("base.dev.bank_short", "the bank does not have those cards")
+    bundle = {RESOURCES[i]: n for i, n in enumerate(want) if n}
+    return [YearOfPlentyPlayed(seat=cmd.seat, resources=bundle)]  # type: ignore[arg-type]
+
+
+def play_monopoly(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:
+    require_playable(state, cmd.seat, MONOPOLY)
+    r = RESOURCE_INDEX[cmd.resource]
+    taken = tuple(0 if p.seat == cmd.seat else p.hand[r] for p in state.players)
+    return [MonopolyPlayed(seat=cmd.seat, resource=cmd.resource, taken=taken)]
+
+
+def options(state: State, seat: int, phase: str) -> list[Command]:
+    """Development card commands open to `seat` in `phase` (ROLL: only the Knight)."""
+    out: list[Command] = []
+    p = state.players[seat]
+    if phase == MAIN and any(state.deck) and can_afford(p.hand, state.rules.costs["development_card"]):
+        out.append(BuyDevelopmentCard(seat=seat))
+    if state.dev_played:
+        return out
+    if playable(state, seat, KNIGHT):
+        out.append(PlayKnight(seat=seat))
+    if phase != MAIN:
+        return out
+    if playable(state, seat, ROAD_BUILDING_CARD) and pieces_left(state, seat, "road") > 0:
+        out.append(PlayRoadBuilding(seat=seat))
+    if playable(state, seat, YEAR_OF_PLENTY):
+        bank = state.bank
+        for a, b in YOP_PAIRS:
+            if bank[a] > (a == b) and bank[b] > 0:
+                out.append(PlayYearOfPlenty(seat=seat, resources=(RESOURCES[a], RESOURCES[b])))
+    if playable(state, seat, MONOPOLY):
+        out.extend(PlayMonopoly(seat=seat, resource=r) for r in RESOURCES)
+    return out
+
+
+# --- evolvers -------------------------------------------------------------------------------
+
+
+def evolve_bought(state: State, e: DevelopmentCardBought) -> None:
+    state.dev_draws += 1
+    pay(state, e.seat, state.rules.costs["development_card"])
+    if e.card is not None:
+        c = DEV_INDEX[e.card]
+        state.deck[c] -= 1
+        p = state.players[e.seat]
+        p.dev[c] += 1
+        p.dev_new[c] += 1
+
+
+def _played(state: State, seat: int, card: int) -> None:
+    state.players[seat].dev[card] -= 1
+    state.dev_played = True
+
+
+def evolve_knight(state: State, e: KnightPlayed) -> None:
+    _played(state, e.seat, KNIGHT)
+    state.players[e.seat].knights += 1
+    state.phase = ROBBER
+    state.robber_from = "knight"
+
+
+def evolve_road_building(state: State, e: RoadBuildingPlayed) -> None:
+    _played(state, e.seat, ROAD_BUILDING_CARD)
+    if e.roads > 0:
+        state.free_roads = e.roads
+        state.phase = ROAD_BUILDING
+
+
+def evolve_year_of_plenty(state: State, e: YearOfPlentyPlayed) -> None:
+    _played(state, e.seat, YEAR_OF_PLENTY)
+    take_from_bank(state, e.seat, bundle_to_vector(e.resources))
+
+
+def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
+    _played(state, e.seat, MONOPOLY)
+    r = RESOURCE_INDEX[e.resource]
+    me = state.players[e.seat]
+    for seat, n in enumerate(e.taken):
+        if n:
+            state.players[seat].hand[r] -= n
+            me.hand[r] += n
+
+
+def install(rules: Ruleset) -> None:
+    rules.dev_deck = (14, 5, 2, 2, 2)
+    rules.handlers[BuyDevelopmentCard] = buy
+    rules.handlers[PlayKnight] = play_knight
+    rules.handlers[PlayRoadBuilding] = play_road_building
+    rules.handlers[PlayYearOfPlenty] = play_year_of_plenty
+    rules.handlers[PlayMonopoly] = play_monopoly
+    rules.allow(ROLL, PlayKnight)
+    rules.allow(MAIN, BuyDevelopmentCard, PlayKnight, PlayRoadBuilding, PlayYearOfPlenty, PlayMonopoly)
+    rules.extra_options.append(options)
+    rules.evolvers[DevelopmentCardBought] = evolve_bought
+    rules.evolvers[KnightPlayed] = evolve_knight
+    rules.evolvers[RoadBuildingPlayed] = evolve_road_building
+    rules.evolvers[YearOfPlentyPlayed] = evolve_year_of_plenty
+    rules.evolvers[MonopolyPlayed] = evolve_monopoly

@@ -1,0 +1,78 @@
+"""Prompts for the active seat's own phases: roll, main (trade/build), road building.
+
+Option 0 is the default a silent seat gets: roll the dice, end the turn, the first free road.
+"""
+
+from __future__ import annotations
+
+from events.commands import (
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    Command,
+    EndTurn,
+    RollDice,
+    StopRoadBuilding,
+)
+from events.prompts import Prompt
+from services.rules.engine.base.building import pieces_left
+from services.rules.engine.base.common import can_afford
+from services.rules.engine.base.roads import legal_road_edges, legal_settlement_vertices
+from services.rules.engine.ruleset import Ruleset
+from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, State
+
+
+def building_options(state: State, seat: int) -> list[Command]:
+    p = state.players[seat]
+    costs = state.rules.costs
+    hand = p.hand
+    out: list[Command] = []
+    if can_afford(hand, costs["road"]) and pieces_left(state, seat, "road") > 0:
+        out.extend(BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat))
+    if can_afford(hand, costs["settlement"]) and pieces_left(state, seat, "settlement") > 0:
+        out.extend(
+            BuildSettlement(seat=seat, vertex=v) for v in legal_settlement_vertices(state, seat)
+        )
+    if can_afford(hand, costs["city"]) and pieces_left(state, seat, "city") > 0:
+        level = state.vertex_level
+        out.extend(
+            BuildCity(seat=seat, vertex=v) for v in sorted(p.settlements) if level[v] == SETTLEMENT
+        )
+    return out
+
+
+def extras(state: State, seat: int, phase: str) -> list[Command]:
+    out: list[Command] = []
+    for more in state.rules.extra_options:
+        out.extend(more(state, seat, phase))
+    return out
+
+
+def prompt_roll(state: State) -> list[Prompt]:
+    seat = state.current
+    options: list[Command] = [RollDice(seat=seat)]
+    options.extend(extras(state, seat, ROLL))
+    return [Prompt(seat=seat, stage=ROLL, options=options, default=options[0])]
+
+
+def prompt_main(state: State) -> list[Prompt]:
+    seat = state.current
+    options: list[Command] = [EndTurn(seat=seat)]
+    options.extend(building_options(state, seat))
+    options.extend(extras(state, seat, MAIN))
+    may_trade = any(state.players[seat].hand)
+    return [Prompt(seat=seat, stage=MAIN, options=options, default=options[0], may_trade=may_trade)]
+
+
+def prompt_road_building(state: State) -> list[Prompt]:
+    seat = state.current
+    options: list[Command] = [BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat)]
+    if not options:
+        options = [StopRoadBuilding(seat=seat)]
+    return [Prompt(seat=seat, stage=ROAD_BUILDING, options=options, default=options[0])]
+
+
+def install(rules: Ruleset) -> None:
+    rules.prompters[ROLL] = prompt_roll
+    rules.prompters[MAIN] = prompt_main
+    rules.prompters[ROAD_BUILDING] = prompt_road_building

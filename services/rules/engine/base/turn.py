@@ -1,0 +1,327 @@
+"""The turn (RULES.md §1.4–1.6): roll, production with bank shortage, the 7 (discards, robber,
+steal), end of turn. `roll`, `resolve_number`, `production`, `robber_hexes` and
+`robber_victims` are ruleset hooks: variants wrap them (event cards draw instead of rolling,
+the friendly robber narrows the hexes, …)."""
+
+from __future__ import annotations
+
+from events.commands import Command, DiscardResources, EndTurn, MoveRobber, RollDice
+from events.events import (
+    CardStolen,
+    DiceRolled,
+    DiscardRequired,
+    Event,
+    GameFinished,
+    ResourcesDiscarded,
+    ResourcesProduced,
+    RobberMoved,
+    TurnEnded,
+)
+from events.prompts import Prompt
+from events.types import RESOURCES, bundle_to_vector, vector_to_bundle
+from services.rules.engine.base.common import require_current, take_from_bank, vector
+from services.rules.engine.base.scoring import scores, total_vp
+from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
+from services.rules.engine.rules import reject
+from services.rules.engine.ruleset import Ruleset
+from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, State
+
+# --- rolling and production -----------------------------------------------------------------
+
+
+def roll_dice(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    return list(state.rules.roll(state, cmd.seat, dealer))
+
+
+def base_roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, DICE_WEIGHTS)
+    events: list[Event] = [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls)]
+    events.extend(state.rules.resolve_number(state, seat, d1 + d2, dealer))
+    return events
+
+
+def base_resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
+    if total == 7:
+        return seven(state)
+    return produce(state, total)
+
+
+def base_production(state: State, total: int) -> list[list[int]]:
+    """What each seat is due for `total`, before the bank shortage rule (§1.5)."""
+    board = state.board
+    topo = board.topo
+    owner = state.vertex_owner
+    level = state.vertex_level
+    gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
+    for h in board.number_hexes.get(total, ()):
+        if h == state.robber:
+            continue
+        r = board.hex_resource[h]
+        if r < 0:
+            continue
+        for v in topo.hex_vertices[h]:
+            o = owner[v]
+            if o >= 0:
+                gains[o][r] += level[v]
+    return gains
+
+
+def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Bank shortage (§0.3): a resource the bank cannot pay everyone goes to nobody, unless
+    only one seat is due it (that seat takes what is left)."""
+    short: list[int] = []
+    for r in range(5):
+        due = [s for s in range(len(gains)) if gains[s][r]]
+        need = sum(gains[s][r] for s in due)
+        if need <= state.bank[r]:
+            continue
+        short.append(r)
+        if len(due) == 1:
+            gains[due[0]][r] = state.bank[r]
+        else:
+            for s in due:
+                gains[s][r] = 0
+    return gains, short
+
+
+def produce(state: State, total: int) -> list[Event]:
+    gains, short = apply_shortage(state, state.rules.production(state, total))
+    if not short and not any(any(g) for g in gains):
+        return []
+    return [
+        ResourcesProduced(
+            gains=tuple(vector_to_bundle(g) for g in gains),
+            short=tuple(RESOURCES[r] for r in short),
+        )
+    ]
+
+
+def seven(state: State) -> list[Event]:
+    counts = tuple(p.cards // 2 if p.cards > 7 else 0 for p in state.players)
+    if any(counts):
+        return [DiscardRequired(counts=counts)]
+    return []
+
+
+# --- discards and the robber ----------------------------------------------------------------
+
+
+def discard(state: State, cmd: DiscardResources, dealer: Dealer) -> list[Event]:
+    due = state.discards[cmd.seat]
+    if due == 0:
+        raise reject("base.turn.not_your_turn", f"{state.names[cmd.seat]} has nothing to discard")
+    vec = vector(cmd.resources)
+    if sum(vec) != due:
+        raise reject("base.discard.count", f"discard exactly {due} cards, not {sum(vec)}")
+    hand = state.players[cmd.seat].hand
+    if any(vec[i] > hand[i] for i in range(5)):
+        raise reject("base.discard.not_held", "you cannot discard cards you do not hold")
+    return [ResourcesDiscarded(seat=cmd.seat, resources=vector_to_bundle(vec))]
+
+
+def base_robber_hexes(state: State, seat: int) -> list[int]:
+    topo = state.board.topo
+    return [h for h in range(len(topo.hexes)) if topo.hex_is_land[h] and h != state.robber]
+
+
+def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
+    owner = state.vertex_owner
+    found = {owner[v] for v in state.board.topo.hex_vertices[hex_id]}
+    return sorted(o for o in found if o != NO_ONE and o != seat)
+
+
+def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    h = cmd.hex
+    topo = state.board.topo
+    if not 0 <= h < len(topo.hexes):
+        raise reject("base.place.unknown", f"there is no hex {h} on this map")
+    legal = state.rules.robber_hexes(state, cmd.seat)
+    if h not in legal:
+        if h == state.robber:
+            raise reject("base.robber.same_hex", "the robber must move to another hex")
+        if not topo.hex_is_land[h]:
+            raise reject("base.robber.not_land", f"{state.board.hex_name(h)} is not land")
+        raise reject("base.robber.hex", f"the robber may not go to {state.board.hex_name(h)}")
+    victims = state.rules.robber_victims(state, cmd.seat, h)
+    if cmd.victim is None:
+        if victims:
+            raise reject("base.robber.victim", "choose whom to rob: " + ", ".join(map(str, victims)))
+    elif cmd.victim not in victims:
+        raise reject("base.robber.victim", f"seat {cmd.victim} cannot be robbed at that hex")
+    events: list[Event] = [RobberMoved(seat=cmd.seat, hex=h, victim=cmd.victim)]
+    if cmd.victim is not None:
+        events.extend(steal(state, cmd.seat, cmd.victim, dealer))
+    return events
+
+
+def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
+    """One random resource card from the victim's hand (nothing if it is empty)."""
+    hand = state.players[victim].hand
+    if not any(hand):
+        return []
+    resource = dealer.pick(f"steal:{state.steals}", RESOURCES, hand)
+    return [CardStolen(thief=thief, victim=victim, resource=resource, n=state.steals)]
+
+
+# --- end of turn ----------------------------------------------------------------------------
+
+
+def end_turn(state: State, cmd: EndTurn, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    nxt = state.next_seat(cmd.seat)
+    events: list[Event] = [TurnEnded(seat=cmd.seat, next=nxt)]
+    # A seat that reached its target on someone else's turn wins as its own turn begins.
+    if total_vp(state, nxt) >= state.rules.win_target(state, nxt):
+        events.append(
+            GameFinished(winner=nxt, scores=scores(state), reason="victory", seed=dealer.seed_hex())
+        )
+    elif state.turn_limit and state.turn >= state.turn_limit:
+        events.append(
+            GameFinished(winner=None, scores=scores(state), reason="turn_limit", seed=dealer.seed_hex())
+        )
+    return events
+
+
+# --- evolvers -------------------------------------------------------------------------------
+
+
+def evolve_dice(state: State, e: DiceRolled) -> None:
+    state.rolls += 1
+    state.rolled = True
+    state.last_roll = e.d1 + e.d2
+    after_number(state, e.d1 + e.d2)
+
+
+def after_number(state: State, total: int) -> None:
+    """The phase a rolled number leads to (a 7 goes to the robber, discards come first)."""
+    if total == 7:
+        state.phase = ROBBER
+        state.robber_from = "seven"
+    else:
+        state.phase = MAIN
+
+
+def evolve_produced(state: State, e: ResourcesProduced) -> None:
+    for seat, bundle in enumerate(e.gains):
+        if bundle:
+            take_from_bank(state, seat, bundle_to_vector(bundle))
+
+
+def evolve_discard_required(state: State, e: DiscardRequired) -> None:
+    state.discards = list(e.counts)
+    state.phase = DISCARD
+
+
+def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
+    vec = bundle_to_vector(e.resources)
+    hand = state.players[e.seat].hand
+    for i in range(5):
+        hand[i] -= vec[i]
+        state.bank[i] += vec[i]
+    state.discards[e.seat] = 0
+    if not any(state.discards):
+        state.phase = ROBBER
+
+
+def evolve_robber(state: State, e: RobberMoved) -> None:
+    state.robber = e.hex
+    state.phase = MAIN if state.rolled else ROLL
+
+
+def evolve_stolen(state: State, e: CardStolen) -> None:
+    state.steals += 1
+    if e.resource is not None:
+        r = RESOURCES.index(e.resource)
+        state.players[e.victim].hand[r] -= 1
+        state.players[e.thief].hand[r] += 1
+
+
+def evolve_turn_ended(state: State, e: TurnEnded) -> None:
+    state.current = e.next
+    state.turn += 1
+    state.rolled = False
+    state.dev_played = False
+    state.phase = ROLL
+    for p in state.players:
+        if any(p.dev_new):
+            p.dev_new = [0, 0, 0, 0, 0]
+
+
+def evolve_finished(state: State, e: GameFinished) -> None:
+    state.finished = True
+    state.winner = e.winner if e.winner is not None else NO_ONE
+    state.phase = OVER
+
+
+# --- prompts --------------------------------------------------------------------------------
+
+
+def default_discard(state: State, seat: int) -> DiscardResources:
+    """Discard from the most plentiful resources first (the silent seat's default)."""
+    hand = state.players[seat].hand[:]
+    out = [0, 0, 0, 0, 0]
+    for _ in range(state.discards[seat]):
+        r = max(range(5), key=lambda i: hand[i])
+        hand[r] -= 1
+        out[r] += 1
+    return DiscardResources(seat=seat, resources=vector_to_bundle(out))
+
+
+def prompt_discard(state: State) -> list[Prompt]:
+    return [
+        Prompt(
+            seat=s,
+            stage=DISCARD,
+            options=[],
+            default=default_discard(state, s),
+            discard=n,
+        )
+        for s, n in enumerate(state.discards)
+        if n
+    ]
+
+
+def robber_options(state: State, seat: int) -> list[Command]:
+    options: list[Command] = []
+    rules = state.rules
+    for h in rules.robber_hexes(state, seat):
+        victims = rules.robber_victims(state, seat, h)
+        if victims:
+            options.extend(MoveRobber(seat=seat, hex=h, victim=v) for v in victims)
+        else:
+            options.append(MoveRobber(seat=seat, hex=h))
+    return options
+
+
+def prompt_robber(state: State) -> list[Prompt]:
+    seat = state.current
+    options = robber_options(state, seat)
+    return [Prompt(seat=seat, stage=ROBBER, options=options, default=options[0])]
+
+
+def install(rules: Ruleset) -> None:
+    rules.roll = base_roll
+    rules.resolve_number = base_resolve_number
+    rules.production = base_production
+    rules.robber_hexes = base_robber_hexes
+    rules.robber_victims = base_robber_victims
+    rules.handlers[RollDice] = roll_dice
+    rules.handlers[DiscardResources] = discard
+    rules.handlers[MoveRobber] = move_robber
+    rules.handlers[EndTurn] = end_turn
+    rules.allow(ROLL, RollDice)
+    rules.allow(DISCARD, DiscardResources)
+    rules.allow(ROBBER, MoveRobber)
+    rules.allow(MAIN, EndTurn)
+    rules.prompters[DISCARD] = prompt_discard
+    rules.prompters[ROBBER] = prompt_robber
+    rules.evolvers[DiceRolled] = evolve_dice
+    rules.evolvers[ResourcesProduced] = evolve_produced
+    rules.evolvers[DiscardRequired] = evolve_discard_required
+    rules.evolvers[ResourcesDiscarded] = evolve_discarded
+    rules.evolvers[RobberMoved] = evolve_robber
+    rules.evolvers[CardStolen] = evolve_stolen
+    rules.evolvers[TurnEnded] = evolve_turn_ended
+    rules.evolvers[GameFinished] = evolve_finished

@@ -1,0 +1,194 @@
+"""A board: one game's map (tiles and harbors) with its topology as dense integer ids.
+
+Topology (vertices, edges, adjacency) depends only on which hexes are land and which are sea,
+so it is computed once per shape and shared by every game on that shape; the per-game part
+is the terrain, numbers and harbors. Ids are stable: vertices and edges are sorted by their
+hex names, so the same map always gives the same ids (they appear in commands and events).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from events.events import Harbor, Tile
+from events.types import TERRAIN_RESOURCE
+from services.rules.engine.geometry import (
+    EdgeKey,
+    Hex,
+    VertexKey,
+    corners,
+    edge_endpoints,
+    edge_key,
+    format_edge,
+    format_hex,
+    format_vertex,
+    parse_hexes,
+    sides,
+    vertex_key,
+)
+
+
+class Topology:
+    """Vertices and edges of a set of land and sea hexes; immutable, shared between games."""
+
+    def __init__(self, land: frozenset[Hex], sea: frozenset[Hex]) -> None:
+        hexes = sorted(land | sea)
+        self.hexes: tuple[Hex, ...] = tuple(hexes)
+        self.hex_index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
+        self.hex_is_land: tuple[bool, ...] = tuple(h in land for h in hexes)
+        vkeys: set[VertexKey] = set()
+        ekeys: set[EdgeKey] = set()
+        for h in hexes:
+            vkeys.update(corners(h))
+            ekeys.update(sides(h))
+        self.vertices: tuple[VertexKey, ...] = tuple(sorted(vkeys))
+        self.vertex_index: dict[VertexKey, int] = {v: i for i, v in enumerate(self.vertices)}
+        self.edges: tuple[EdgeKey, ...] = tuple(sorted(ekeys))
+        self.edge_index: dict[EdgeKey, int] = {e: i for i, e in enumerate(self.edges)}
+
+        hi = self.hex_index
+        self.vertex_hexes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(hi[h] for h in v if h in hi) for v in self.vertices
+        )
+        self.vertex_land_hexes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(i for i in hs if self.hex_is_land[i]) for hs in self.vertex_hexes
+        )
+        self.vertex_is_land: tuple[bool, ...] = tuple(bool(hs) for hs in self.vertex_land_hexes)
+        # A coastal vertex touches land and something that is not land (sea or off the map).
+        self.vertex_is_coastal: tuple[bool, ...] = tuple(
+            self.vertex_is_land[i] and len(self.vertex_land_hexes[i]) < 3
+            for i in range(len(self.vertices))
+        )
+        self.edge_vertices: tuple[tuple[int, int], ...] = tuple(
+            self._endpoints(e) for e in self.edges
+        )
+        self.edge_is_land: tuple[bool, ...] = tuple(
+            any(h in hi and self.hex_is_land[hi[h]] for h in e) for e in self.edges
+        )
+        self.edge_is_sea: tuple[bool, ...] = tuple(
+            any(h in hi and not self.hex_is_land[hi[h]] for h in e) for e in self.edges
+        )
+        v_edges: list[list[int]] = [[] for _ in self.vertices]
+        for ei, (a, b) in enumerate(self.edge_vertices):
+            v_edges[a].append(ei)
+            v_edges[b].append(ei)
+        self.vertex_edges: tuple[tuple[int, ...], ...] = tuple(tuple(es) for es in v_edges)
+        self.vertex_neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                self.edge_vertices[e][1] if self.edge_vertices[e][0] == v else self.edge_vertices[e][0]
+                for e in es
+            )
+            for v, es in enumerate(self.vertex_edges)
+        )
+        self.hex_vertices: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.vertex_index[c] for c in corners(h)) for h in hexes
+        )
+        self.hex_edges: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.edge_index[s] for s in sides(h)) for h in hexes
+        )
+        self.land_vertices: tuple[int, ...] = tuple(
+            i for i, land_ in enumerate(self.vertex_is_land) if land_
+        )
+        self.land_edges: tuple[int, ...] = tuple(
+            i for i, land_ in enumerate(self.edge_is_land) if land_
+        )
+
+    def _endpoints(self, e: EdgeKey) -> tuple[int, int]:
+        a, b = edge_endpoints(e)
+        return self.vertex_index[a], self.vertex_index[b]
+
+
+@lru_cache(maxsize=64)
+def topology(land: frozenset[Hex], sea: frozenset[Hex]) -> Topology:
+    return Topology(land, sea)
+
+
+class Board:
+    """Topology plus one game's terrain, numbers and harbors. Immutable once built."""
+
+    def __init__(self, tiles: tuple[Tile, ...], harbors: tuple[Harbor, ...]) -> None:
+        land = frozenset((t.q, t.r) for t in tiles if t.terrain != "sea")
+        sea = frozenset((t.q, t.r) for t in tiles if t.terrain == "sea")
+        topo = topology(land, sea)
+        self.topo = topo
+        self.tiles = tiles
+        self.harbors = harbors
+        n_hex = len(topo.hexes)
+        terrain = ["sea"] * n_hex
+        number = [0] * n_hex
+        for t in tiles:
+            i = topo.hex_index[(t.q, t.r)]
+            terrain[i] = t.terrain
+            number[i] = t.number
+        self.hex_terrain: tuple[str, ...] = tuple(terrain)
+        self.hex_number: tuple[int, ...] = tuple(number)
+        self.hex_resource: tuple[int, ...] = tuple(TERRAIN_RESOURCE.get(t, -1) for t in terrain)
+        by_number: dict[int, list[int]] = {}
+        for i in range(n_hex):
+            if number[i] and topo.hex_is_land[i]:
+                by_number.setdefault(number[i], []).append(i)
+        self.number_hexes: dict[int, tuple[int, ...]] = {k: tuple(v) for k, v in by_number.items()}
+        vertex_harbor: list[str | None] = [None] * len(topo.vertices)
+        self.harbor_vertices: list[tuple[int, int]] = []
+        for hb in harbors:
+            e = topo.edge_index[edge_key(hb.sea, hb.land)]
+            a, b = topo.edge_vertices[e]
+            vertex_harbor[a] = hb.kind
+            vertex_harbor[b] = hb.kind
+            self.harbor_vertices.append((a, b))
+        self.vertex_harbor: tuple[str | None, ...] = tuple(vertex_harbor)
+        self.desert_hexes: tuple[int, ...] = tuple(
+            i for i in range(n_hex) if terrain[i] == "desert"
+        )
+
+    # --- convenient views of the topology (the hot paths read `topo` directly) --------------
+
+    @property
+    def n_vertices(self) -> int:
+        return len(self.topo.vertices)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.topo.edges)
+
+    def hex_id(self, h: Hex) -> int:
+        return self.topo.hex_index[h]
+
+    def vertex_id(self, a: Hex, b: Hex, c: Hex) -> int:
+        return self.topo.vertex_index[vertex_key(a, b, c)]
+
+    def edge_id(self, a: Hex, b: Hex) -> int:
+        return self.topo.edge_index[edge_key(a, b)]
+
+    def hex_name(self, i: int) -> str:
+        return format_hex(self.topo.hexes[i])
+
+    def vertex_name(self, i: int) -> str:
+        return format_vertex(self.topo.vertices[i])
+
+    def edge_name(self, i: int) -> str:
+        return format_edge(self.topo.edges[i])
+
+    def parse_vertex(self, text: str) -> int:
+        hs = parse_hexes(text)
+        if len(hs) != 3:
+            raise ValueError(f"a vertex is three hexes, got {text!r}")
+        key = vertex_key(*hs)
+        if key not in self.topo.vertex_index:
+            raise ValueError(f"no such vertex on this map: {text!r}")
+        return self.topo.vertex_index[key]
+
+    def parse_edge(self, text: str) -> int:
+        hs = parse_hexes(text)
+        if len(hs) != 2:
+            raise ValueError(f"an edge is two hexes, got {text!r}")
+        key = edge_key(hs[0], hs[1])
+        if key not in self.topo.edge_index:
+            raise ValueError(f"no such edge on this map: {text!r}")
+        return self.topo.edge_index[key]
+
+    def parse_hex(self, text: str) -> int:
+        hs = parse_hexes(text)
+        if len(hs) != 1 or hs[0] not in self.topo.hex_index:
+            raise ValueError(f"no such hex on this map: {text!r}")
+        return self.topo.hex_index[hs[0]]

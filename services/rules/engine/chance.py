@@ -1,0 +1,121 @@
+"""Chance points and dealers (DESIGN.md "All chance is decided in decide").
+
+Every random outcome in a game is a *chance point*: a key naming what is drawn ("dice:17" = the
+17th roll, "devcard:3" = the 3rd development card drawn, "steal:5", "layout:terrain:4") and its
+outcomes with integer weights (so a search bot can sample or take expectations). A dealer picks
+the outcome; `decide` writes it into an event and replay never draws again.
+
+`SeededDealer` derives each outcome from HMAC-SHA256(seed, key): the k-th roll of a game is the
+same whoever rolls it, which is what lets a duplicate tournament replay one seed with the seats
+rotated. `ScriptedDealer` lets a test set up exact situations; `SamplingDealer` serves search.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in range(1, 7) for b in range(1, 7)
+)
+DICE_WEIGHTS: tuple[int, ...] = (1,) * 36
+
+
+class Dealer(Protocol):
+    def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:
+        """Choose one of `outcomes` (each with its integer weight > 0 where possible)."""
+        ...
+
+    def seed_hex(self) -> str:
+        """The game's secret seed, revealed in `GameFinished` ("" if there is none)."""
+        ...
+
+
+def weighted_index(x: int, weights: Sequence[int]) -> int:
+    """Map a uniform integer x in [0, sum(weights)) to an outcome index."""
+    for i, w in enumerate(weights):
+        if x < w:
+            return i
+        x -= w
+    raise ValueError("x out of range")
+
+
+class SeededDealer:
+    """Outcomes from HMAC(seed, key): reproducible, position-independent, auditable."""
+
+    __slots__ = ("_seed",)
+
+    def __init__(self, seed: bytes) -> None:
+        if not seed:
+            raise ValueError("a seed must not be empty")
+        self._seed = seed
+
+    def uniform(self, key: str, n: int) -> int:
+        digest = hmac.digest(self._seed, key.encode(), "sha256")
+        # 64 bits modulo a small n: bias below 2**-50, irrelevant for board games.
+        return int.from_bytes(digest[:8], "big") % n
+
+    def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:
+        total = sum(weights)
+        if total <= 0:
+            raise ValueError(f"chance point {key!r} has no possible outcome")
+        return outcomes[weighted_index(self.uniform(key, total), weights)]
+
+    def seed_hex(self) -> str:
+        return self._seed.hex()
+
+
+def seed_commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+class SamplingDealer:
+    """Samples outcomes from a `random.Random`: for search bots and fuzzing, not for games."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:
+        return self.rng.choices(outcomes, weights=weights)[0]
+
+    def seed_hex(self) -> str:
+        return ""
+
+
+class ScriptedDealer:
+    """Outcomes given by a test: `{"dice": [(3, 4)], "steal": ["ore"]}` keyed by the part of
+    the chance key before the first colon, consumed in order; anything unscripted falls back."""
+
+    def __init__(
+        self, script: Mapping[str, Sequence[Any]], fallback: Dealer | None = None
+    ) -> None:
+        self.queues: dict[str, list[Any]] = {k: list(v) for k, v in script.items()}
+        self.fallback = fallback or SeededDealer(b"scripted")
+
+    def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:
+        kind = key.split(":", 1)[0]
+        queue = self.queues.get(kind)
+        if queue:
+            wanted = queue.pop(0)
+            for o, w in zip(outcomes, weights, strict=True):
+                if o == wanted and w > 0:
+                    return o
+            raise ValueError(f"scripted outcome {wanted!r} is impossible at {key!r}")
+        return self.fallback.pick(key, outcomes, weights)
+
+    def seed_hex(self) -> str:
+        return self.fallback.seed_hex()
+
+
+def shuffled(dealer: Dealer, key: str, items: Sequence[T]) -> list[T]:
+    """A Fisher–Yates shuffle whose i-th swap is the chance point `key:i`."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = dealer.pick(f"{key}:{i}", range(i + 1), (1,) * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out

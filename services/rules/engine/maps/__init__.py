@@ -1,0 +1,1 @@
+"""Maps as data (TOML), validated at load."""

@@ -1,0 +1,75 @@
+"""The catalogue of rule modules and the assembly of rulesets from them."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+
+import msgspec
+
+from events.events import ModuleSpec
+from services.rules.engine import base, scenarios, variants
+from services.rules.engine.base import scoring
+from services.rules.engine.ruleset import Module, Ruleset
+from services.rules.engine.views import BASE_REDACTORS
+
+
+class RulesetError(ValueError):
+    """An unknown module, bad parameters or a forbidden combination, with the reason."""
+
+
+def _discover() -> dict[str, Module]:
+    found: dict[str, Module] = {}
+    for package in (variants, scenarios):
+        for info in pkgutil.iter_modules(package.__path__):
+            mod = importlib.import_module(f"{package.__name__}.{info.name}")
+            module = getattr(mod, "MODULE", None)
+            if isinstance(module, Module):
+                found[module.name] = module
+    return found
+
+
+MODULES: dict[str, Module] = _discover()
+
+
+def check_combination(specs: tuple[ModuleSpec, ...], seats: int) -> None:
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise RulesetError("a module may be chosen only once")
+    for spec in specs:
+        module = MODULES.get(spec.name)
+        if module is None:
+            known = ", ".join(sorted(MODULES))
+            raise RulesetError(f"unknown rule module {spec.name!r} (known: {known})")
+        if seats not in module.seats:
+            raise RulesetError(f"{spec.name} is played with {module.seats} seats, not {seats}")
+        for other in names:
+            reason = module.conflicts.get(other)
+            if reason:
+                raise RulesetError(f"{spec.name} cannot be combined with {other}: {reason}")
+    scenarios_chosen = [n for n in names if MODULES[n].kind == "scenario"]
+    if len(scenarios_chosen) > 1:
+        raise RulesetError(f"one scenario per game, not {', '.join(scenarios_chosen)}")
+
+
+def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Ruleset:
+    """The ruleset for these modules; built once per combination and shared by its games."""
+    return _build(name, msgspec.json.encode(specs))
+
+
+@lru_cache(maxsize=128)
+def _build(name: str, key: bytes) -> Ruleset:
+    specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
+    rules = Ruleset(name=name, modules=specs)
+    base.install(rules)
+    rules.redactors.update(BASE_REDACTORS)
+    for spec in specs:
+        module = MODULES[spec.name]
+        try:
+            params = module.params(spec)
+        except (ValueError, TypeError) as exc:
+            raise RulesetError(f"{spec.name}: {exc}") from exc
+        module.install(rules, params)
+    scoring.install_victory(rules)
+    return rules

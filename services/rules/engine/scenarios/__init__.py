@@ -1,0 +1,1 @@
+"""Scenario rule modules: each file exports `MODULE`, a `Module` instance."""

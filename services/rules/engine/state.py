@@ -1,0 +1,207 @@
+"""The game state the decider folds events into.
+
+Mutable on purpose: `evolve` changes it in place (a fold over thousands of events, and search
+bots stepping millions of times, cannot afford a new object per event). `copy()` is the cheap
+way to branch: flat lists of ints and small sets, the board and ruleset shared. Everything here
+is derivable from the log; nothing secret lives in it (the seed and deck order stay with the
+dealer), so `view` only has to hide other seats' hands and cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from services.rules.engine.board import Board
+
+if TYPE_CHECKING:
+    from services.rules.engine.ruleset import Ruleset
+
+# Phases of the base turn (RULES.md §1.3–1.6). Modules may add their own (strings, namespaced).
+SETUP = "setup"
+ROLL = "roll"
+DISCARD = "discard"
+ROBBER = "robber"
+MAIN = "main"
+ROAD_BUILDING = "road_building"
+TRADE = "trade"
+OVER = "over"
+
+NO_ONE = -1
+SETTLEMENT = 1
+CITY = 2
+
+
+class Player:
+    __slots__ = (
+        "seat",
+        "hand",
+        "dev",
+        "dev_new",
+        "knights",
+        "roads",
+        "settlements",
+        "cities",
+        "ratios",
+        "road_length",
+    )
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.hand = [0, 0, 0, 0, 0]
+        self.dev = [0, 0, 0, 0, 0]  # unplayed cards by DEV_CARDS index (VP cards included)
+        self.dev_new = [0, 0, 0, 0, 0]  # of those, bought this turn
+        self.knights = 0  # knights played (face up)
+        self.roads: set[int] = set()
+        self.settlements: set[int] = set()
+        self.cities: set[int] = set()
+        self.ratios = [4, 4, 4, 4, 4]  # best maritime ratio per resource
+        self.road_length = 0
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.seat = self.seat
+        p.hand = self.hand[:]
+        p.dev = self.dev[:]
+        p.dev_new = self.dev_new[:]
+        p.knights = self.knights
+        p.roads = set(self.roads)
+        p.settlements = set(self.settlements)
+        p.cities = set(self.cities)
+        p.ratios = self.ratios[:]
+        p.road_length = self.road_length
+        return p
+
+    @property
+    def cards(self) -> int:
+        return sum(self.hand)
+
+
+class Trade:
+    """An open domestic offer from the active seat (RULES.md §1.10).
+
+    `answers` maps a responder to "accept", "reject" or its counter terms `(give, get)` seen
+    from the responder's side.
+    """
+
+    __slots__ = ("proposer", "give", "get", "to", "answers")
+
+    def __init__(
+        self, proposer: int, give: list[int], get: list[int], to: tuple[int, ...]
+    ) -> None:
+        self.proposer = proposer
+        self.give = give
+        self.get = get
+        self.to = to
+        self.answers: dict[int, str | tuple[list[int], list[int]]] = {}
+
+    def copy(self) -> Trade:
+        t = Trade(self.proposer, self.give, self.get, self.to)
+        t.answers = dict(self.answers)
+        return t
+
+
+class State:
+    __slots__ = (
+        "rules",
+        "board",
+        "game_id",
+        "n",
+        "names",
+        "version",
+        "phase",
+        "current",
+        "turn",
+        "setup_order",
+        "setup_pos",
+        "setup_vertex",
+        "rolled",
+        "dev_played",
+        "rolls",
+        "dev_draws",
+        "steals",
+        "last_roll",
+        "robber",
+        "robber_from",
+        "vertex_owner",
+        "vertex_level",
+        "edge_owner",
+        "bank",
+        "deck",
+        "players",
+        "discards",
+        "free_roads",
+        "trade",
+        "longest_holder",
+        "longest_length",
+        "army_holder",
+        "winner",
+        "finished",
+        "vp_target",
+        "turn_limit",
+        "ext",
+    )
+
+    rules: Ruleset
+    board: Board
+
+    def copy(self) -> State:
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.board = self.board
+        s.game_id = self.game_id
+        s.n = self.n
+        s.names = self.names
+        s.version = self.version
+        s.phase = self.phase
+        s.current = self.current
+        s.turn = self.turn
+        s.setup_order = self.setup_order
+        s.setup_pos = self.setup_pos
+        s.setup_vertex = self.setup_vertex
+        s.rolled = self.rolled
+        s.dev_played = self.dev_played
+        s.rolls = self.rolls
+        s.dev_draws = self.dev_draws
+        s.steals = self.steals
+        s.last_roll = self.last_roll
+        s.robber = self.robber
+        s.robber_from = self.robber_from
+        s.vertex_owner = self.vertex_owner[:]
+        s.vertex_level = self.vertex_level[:]
+        s.edge_owner = self.edge_owner[:]
+        s.bank = self.bank[:]
+        s.deck = self.deck[:]
+        s.players = [p.copy() for p in self.players]
+        s.discards = self.discards[:]
+        s.free_roads = self.free_roads
+        s.trade = self.trade.copy() if self.trade is not None else None
+        s.longest_holder = self.longest_holder
+        s.longest_length = self.longest_length
+        s.army_holder = self.army_holder
+        s.winner = self.winner
+        s.finished = self.finished
+        s.vp_target = self.vp_target
+        s.turn_limit = self.turn_limit
+        s.ext = {k: self.rules.copy_ext[k](v) for k, v in self.ext.items()}
+        return s
+
+    # --- small helpers used across the base rules -------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.n
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, for equality checks in tests and for debugging (not a wire format)."""
+        out: dict[str, Any] = {}
+        for name in State.__slots__:
+            if name in ("rules", "board"):
+                continue
+            value = getattr(self, name)
+            if name == "players":
+                value = [{k: getattr(p, k) for k in Player.__slots__} for p in value]
+            elif name == "trade" and value is not None:
+                value = {k: getattr(value, k) for k in Trade.__slots__}
+            elif name == "ext":
+                value = {k: self.rules.ext_to_dict[k](v) for k, v in value.items()}
+            out[name] = value
+        return out

@@ -1,0 +1,1 @@
+"""Variant rule modules: each file exports `MODULE`, a `Module` instance."""

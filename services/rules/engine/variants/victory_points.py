@@ -1,0 +1,41 @@
+"""Table option: play to a different number of victory points (the base game plays to 10).
+
+The smallest possible module, and the proof of the extension points: a parameter struct with
+a default, and one wrapped hook. The base rules never learn that it exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from services.rules.engine.ruleset import Module, Ruleset
+from services.rules.engine.state import State
+
+
+class Params(msgspec.Struct, forbid_unknown_fields=True):
+    target: int = 10
+
+    def __post_init__(self) -> None:
+        if not 3 <= self.target <= 30:
+            raise ValueError("victory-points: target must be between 3 and 30")
+
+
+class VictoryPoints(Module):
+    name = "victory-points"
+    description = "Play to another number of victory points (target=N, default 10)."
+    Params = Params
+
+    def install(self, rules: Ruleset, params: Any) -> None:
+        target = params.target
+        previous = rules.win_target
+
+        # Replace the base target but keep what other modules add on top (e.g. +1).
+        def win_target(state: State, seat: int) -> int:
+            return previous(state, seat) - state.vp_target + target
+
+        rules.win_target = win_target
+
+
+MODULE = VictoryPoints()

@@ -1,0 +1,105 @@
+"""What a seat may see: `view(state, seat)` and `redact(event, seat)` (DESIGN.md "Visibility").
+
+A seat sees its own hand and development cards; of the others only counts. A spectator
+(seat None) sees counts only; a referee (`referee=True`) sees everything. Hidden information
+is a type: another seat's hand is `None` plus a count, never a list with values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.events import CardStolen, DevelopmentCardBought, Event
+from events.prompts import PlayerView, TradeView, View
+from events.types import DEV_CARDS, vector_to_bundle
+from services.rules.engine.base.building import pieces_left
+from services.rules.engine.base.scoring import public_vp, total_vp
+from services.rules.engine.state import NO_ONE, State
+
+
+def view(state: State, seat: int | None, referee: bool = False) -> View:
+    players = []
+    for p in state.players:
+        mine = referee or p.seat == seat
+        players.append(
+            PlayerView(
+                seat=p.seat,
+                name=state.names[p.seat],
+                cards=p.cards,
+                hand=vector_to_bundle(p.hand) if mine else None,
+                dev_cards=sum(p.dev),
+                dev_hand={DEV_CARDS[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
+                knights=p.knights,
+                public_vp=public_vp(state, p.seat),
+                vp=total_vp(state, p.seat) if mine else None,
+                roads=sorted(p.roads),
+                settlements=sorted(p.settlements),
+                cities=sorted(p.cities),
+                road_length=p.road_length,
+                pieces_left={k: pieces_left(state, p.seat, k) for k in ("road", "settlement", "city")},
+            )
+        )
+    trade = None
+    if state.trade is not None:
+        t = state.trade
+        trade = TradeView(
+            proposer=t.proposer,
+            give=vector_to_bundle(t.give),
+            get=vector_to_bundle(t.get),
+            to=list(t.to),
+            answers={
+                s: a if isinstance(a, str) else {"give": vector_to_bundle(a[0]), "get": vector_to_bundle(a[1])}
+                for s, a in t.answers.items()
+            },
+        )
+    ext: dict[str, Any] = {
+        name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
+    }
+    return View(
+        game_id=state.game_id,
+        seat=seat,
+        version=state.version,
+        phase=state.phase,
+        current=state.current,
+        turn=state.turn,
+        last_roll=state.last_roll,
+        robber=state.robber,
+        bank=vector_to_bundle(state.bank),
+        dev_deck=sum(state.deck),
+        longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
+        largest_army=None if state.army_holder == NO_ONE else state.army_holder,
+        vp_target=state.vp_target,
+        winner=None if state.winner == NO_ONE else state.winner,
+        finished=state.finished,
+        players=players,
+        trade=trade,
+        tiles=state.board.tiles,
+        harbors=state.board.harbors,
+        ext=ext,
+    )
+
+
+def redact(state: State, event: Event, seat: int | None) -> Event:
+    """The event as `seat` may see it (None: a spectator)."""
+    fn = state.rules.redactors.get(type(event))
+    return fn(event, seat) if fn is not None else event
+
+
+def redact_stolen(e: CardStolen, seat: int | None) -> Event:
+    if seat in (e.thief, e.victim):
+        return e
+    return msgspec.structs.replace(e, resource=None)
+
+
+def redact_bought(e: DevelopmentCardBought, seat: int | None) -> Event:
+    if seat == e.seat:
+        return e
+    return msgspec.structs.replace(e, card=None)
+
+
+BASE_REDACTORS: dict[type[Event], Any] = {
+    CardStolen: redact_stolen,
+    DevelopmentCardBought: redact_bought,
+}
