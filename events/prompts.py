@@ -22,6 +22,7 @@ class Prompt(msgspec.Struct, kw_only=True):
     options: list[Command]
     default: Command
     discard: int = 0
+    hand: Bundle | None = None  # the seat's own hand, given with a discard
     may_trade: bool = False
 
 

@@ -277,6 +277,7 @@ def prompt_discard(state: State) -> list[Prompt]:
             options=[],
             default=default_discard(state, s),
             discard=n,
+            hand=vector_to_bundle(state.players[s].hand),
         )
         for s, n in enumerate(state.discards)
         if n

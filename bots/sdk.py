@@ -1,0 +1,40 @@
+"""The bot SDK: a bot is `choose(view, prompt) -> command`.
+
+`view` is what the seat may see (`events.prompts.View`), `prompt` lists its legal commands.
+A bot that only needs the prompt sets `needs_view = False` and saves the host building a view
+for it. Bots must not assume anything beyond the view: the same bot runs in-process, in a
+worker over Redis, or against a server written in another language.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from events.commands import Command, DiscardResources
+from events.prompts import Prompt, View
+from events.types import RESOURCES, Bundle
+
+
+class Bot(Protocol):
+    name: str
+    needs_view: bool
+
+    def choose(self, view: View | None, prompt: Prompt) -> Command: ...
+
+
+def random_discard(rng: random.Random, hand: list[int], count: int) -> Bundle:
+    """`count` cards drawn uniformly from `hand` (a 5-vector)."""
+    pool = [r for r, n in enumerate(hand) for _ in range(n)]
+    out = [0, 0, 0, 0, 0]
+    for r in rng.sample(pool, count):
+        out[r] += 1
+    return {RESOURCES[i]: n for i, n in enumerate(out) if n}
+
+
+def discard_command(seat: int, resources: Bundle) -> DiscardResources:
+    return DiscardResources(seat=seat, resources=resources)
+
+
+BotFactory = Callable[[int], Bot]  # seed -> bot

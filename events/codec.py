@@ -1,0 +1,131 @@
+"""Encoding and decoding of everything that travels or is stored (JSON, via msgspec).
+
+The command and event unions are built from every subclass of `Command` and `Event` that is
+defined when the codec is first used, so rule modules add their types just by defining them
+(import `services.rules.engine` first to load every module). One decoder per union, created
+once (msgspec's advice); unknown fields and wrong types are refused with the field's path.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from events.commands import Command
+from events.envelope import CommandEnvelope, EventEnvelope
+from events.events import Event
+from events.prompts import Prompt, View
+
+MAX_COMMAND_BYTES = 16 * 1024
+
+
+class CodecError(ValueError):
+    """Input that cannot be a valid message; the text says which field and why."""
+
+
+def leaf_types(base: type) -> tuple[type, ...]:
+    seen: list[type] = []
+    stack = list(base.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if not cls.__subclasses__():
+            seen.append(cls)
+    return tuple(sorted(seen, key=lambda c: c.__name__))
+
+
+class _WireCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    command_id: str
+    game_id: str
+    credential: str
+    expected_version: int
+    command: msgspec.Raw
+    default: bool = False
+
+
+class _WireEvent(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    at: str
+    command_id: str
+    event: msgspec.Raw
+    schema: int = 1
+    rules_version: str = ""
+
+
+class Codec:
+    def __init__(self) -> None:
+        self.command_types = leaf_types(Command)
+        self.event_types = leaf_types(Event)
+        self.command_union: Any = Union[self.command_types]  # noqa: UP007 (runtime union)
+        self.event_union: Any = Union[self.event_types]  # noqa: UP007
+        self.encoder = msgspec.json.Encoder()
+        self._command = msgspec.json.Decoder(self.command_union)
+        self._event = msgspec.json.Decoder(self.event_union)
+        self._wire_command = msgspec.json.Decoder(_WireCommand)
+        self._wire_event = msgspec.json.Decoder(_WireEvent)
+        self._prompt = msgspec.json.Decoder(Prompt)
+        self._view = msgspec.json.Decoder(View)
+
+    def encode(self, obj: Any) -> bytes:
+        return self.encoder.encode(obj)
+
+    def decode_command(self, data: bytes | str) -> Command:
+        try:
+            cmd: Command = self._command.decode(data)
+        except msgspec.DecodeError as exc:
+            raise CodecError(str(exc)) from exc
+        return cmd
+
+    def decode_event(self, data: bytes | str) -> Event:
+        event: Event = self._event.decode(data)
+        return event
+
+    def decode_command_envelope(self, data: bytes) -> CommandEnvelope:
+        if len(data) > MAX_COMMAND_BYTES:
+            raise CodecError(f"command is {len(data)} bytes; the limit is {MAX_COMMAND_BYTES}")
+        try:
+            wire = self._wire_command.decode(data)
+            cmd = self._command.decode(wire.command)
+        except msgspec.DecodeError as exc:
+            raise CodecError(str(exc)) from exc
+        return CommandEnvelope(
+            command_id=wire.command_id,
+            game_id=wire.game_id,
+            credential=wire.credential,
+            expected_version=wire.expected_version,
+            command=cmd,
+            default=wire.default,
+        )
+
+    def decode_event_envelope(self, data: bytes) -> EventEnvelope:
+        wire = self._wire_event.decode(data)
+        return EventEnvelope(
+            game_id=wire.game_id,
+            version=wire.version,
+            at=wire.at,
+            command_id=wire.command_id,
+            event=self._event.decode(wire.event),
+            schema=wire.schema,
+            rules_version=wire.rules_version,
+        )
+
+    def decode_prompt(self, data: bytes) -> Prompt:
+        # Prompt.options are commands: decode them through the command union.
+        raw = msgspec.json.decode(data)
+        options = [self._command.decode(self.encode(o)) for o in raw.pop("options")]
+        default = self._command.decode(self.encode(raw.pop("default")))
+        return Prompt(options=options, default=default, **raw)
+
+    def decode_view(self, data: bytes) -> View:
+        return self._view.decode(data)
+
+
+@cache
+def codec() -> Codec:
+    """The process-wide codec (built on first use, after the rule modules are loaded)."""
+    import services.rules.engine  # noqa: F401  (defines every module's commands and events)
+
+    return Codec()

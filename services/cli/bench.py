@@ -1,0 +1,74 @@
+"""`hexlog bench engine`: complete games with random bots in-process, and their rates."""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from typing import Any
+
+from bots.local import play
+from bots.random_bot import RandomBot
+from events.events import ModuleSpec
+from services.rules.engine import new_game
+from services.rules.engine.chance import SeededDealer
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def bench_engine(
+    games: int,
+    ruleset: str = "base",
+    variants: tuple[ModuleSpec, ...] = (),
+    seats: int = 4,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict[str, Any]:
+    decisions = events = 0
+    unfinished = 0
+    start = time.perf_counter()
+    for g in range(games):
+        game_seed = f"bench:{seed}:{g}".encode()
+        created = new_game(f"bench-{g}", seats, game_seed, modules=variants, ruleset=ruleset,
+                           turn_limit=2000)
+        bots = [RandomBot(seed * 1000 + g * 10 + s) for s in range(seats)]
+        game = play(created, bots, SeededDealer(game_seed), keep_log=False)
+        decisions += game.decisions
+        events += game.state.version - 1
+        unfinished += game.state.winner < 0
+        if progress and sys.stderr.isatty() and (g + 1) % max(1, games // 50) == 0:
+            rate = (g + 1) / (time.perf_counter() - start)
+            print(f"\r  {g + 1}/{games} games, {rate:.1f} games/s", end="", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    if progress and sys.stderr.isatty():
+        print(file=sys.stderr)
+    return {
+        "ruleset": ruleset,
+        "variants": [v.name for v in variants],
+        "games": games,
+        "games_per_s": games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "events_per_s": events / elapsed,
+        "decisions_per_game": decisions / games,
+        "unfinished_games": unfinished,
+        "peak_rss_mb": peak_rss_mb(),
+        "seconds": elapsed,
+    }
+
+
+def format_engine(result: dict[str, Any]) -> str:
+    names = ", ".join(result["variants"]) or "no variants"
+    return "\n".join(
+        [
+            f"engine benchmark: ruleset {result['ruleset']} ({names}), {result['games']} games, "
+            f"random bots, in-process",
+            f"  games/s            {result['games_per_s']:10.1f}",
+            f"  decisions/s        {result['decisions_per_s']:10.0f}",
+            f"  events/s           {result['events_per_s']:10.0f}",
+            f"  decisions/game     {result['decisions_per_game']:10.1f}",
+            f"  unfinished games   {result['unfinished_games']:10d}  (hit the 2000-turn safety limit)",
+            f"  peak RSS           {result['peak_rss_mb']:10.1f} MB",
+        ]
+    )

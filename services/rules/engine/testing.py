@@ -1,0 +1,135 @@
+"""A table for rule tests: a fixed board, scripted chance, pieces and cards put in place.
+
+    t = Table(seats=3)                       # beginner board, set-up done by defaults
+    t.give(0, brick=1, lumber=1)
+    t.when(BuildRoad(seat=0, edge=t.edge("(0,0)/(1,0)")))
+    t.rejects(BuildRoad(...), "base.build.road_connect")   # and nothing changed
+
+Given/when/then over the real decider: `when` runs decide + evolve and returns the events;
+`rejects` asserts the rule id and that the state is untouched. Chance is scripted per kind
+(`t.script("dice", (3, 4))`) with the seeded dealer behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from events.commands import Command
+from events.events import Event, ModuleSpec, RoadBuilt, SettlementBuilt
+from events.types import RESOURCE_INDEX
+from services.rules.engine import decide, evolve, initial_state, new_game, pending
+from services.rules.engine.chance import ScriptedDealer, SeededDealer
+from services.rules.engine.rules import Rejected
+from services.rules.engine.state import CITY, MAIN, ROLL, SETUP, State
+
+
+class Table:
+    def __init__(
+        self,
+        seats: int = 4,
+        modules: Sequence[ModuleSpec] = (),
+        beginner: bool = True,
+        seed: bytes = b"table",
+        setup: bool = True,
+        ruleset: str = "base",
+    ) -> None:
+        self.created = new_game("test", seats, seed, modules=modules, beginner=beginner,
+                                ruleset=ruleset)
+        self.state: State = initial_state(self.created)
+        self.dealer = ScriptedDealer({}, SeededDealer(seed))
+        self.log: list[Event] = [self.created]
+        if setup:
+            self.finish_setup()
+
+    # --- places by their human names ------------------------------------------------------
+
+    def vertex(self, text: str) -> int:
+        return self.state.board.parse_vertex(text)
+
+    def edge(self, text: str) -> int:
+        return self.state.board.parse_edge(text)
+
+    def hex(self, text: str) -> int:
+        return self.state.board.parse_hex(text)
+
+    # --- arranging the table ----------------------------------------------------------------
+
+    def script(self, kind: str, *outcomes: Any) -> Table:
+        self.dealer.queues.setdefault(kind, []).extend(outcomes)
+        return self
+
+    def finish_setup(self) -> None:
+        """Play set-up with each seat's default placements, then empty every hand."""
+        while self.state.phase == SETUP:
+            prompt = pending(self.state)[0]
+            self.when(prompt.default)
+        for p in self.state.players:
+            self.take_all(p.seat)
+
+    def give(self, seat: int, **cards: int) -> None:
+        hand = self.state.players[seat].hand
+        for name, n in cards.items():
+            r = RESOURCE_INDEX[name]
+            hand[r] += n
+            self.state.bank[r] -= n
+
+    def take_all(self, seat: int) -> None:
+        hand = self.state.players[seat].hand
+        for r in range(5):
+            self.state.bank[r] += hand[r]
+            hand[r] = 0
+
+    def hand(self, seat: int) -> dict[str, int]:
+        from events.types import vector_to_bundle
+
+        return dict(vector_to_bundle(self.state.players[seat].hand))
+
+    def place(self, seat: int, vertex: int, city: bool = False) -> None:
+        """A settlement (or city) put on the board without cost or checks."""
+        self.apply(SettlementBuilt(seat=seat, vertex=vertex, free=True))
+        if city:
+            p = self.state.players[seat]
+            p.settlements.discard(vertex)
+            p.cities.add(vertex)
+            self.state.vertex_level[vertex] = CITY
+
+    def road(self, seat: int, edge: int) -> None:
+        self.apply(RoadBuilt(seat=seat, edge=edge, free=True))
+
+    def give_dev(self, seat: int, card: str, new: bool = False) -> None:
+        from events.types import DEV_INDEX
+
+        c = DEV_INDEX[card]
+        self.state.deck[c] -= 1
+        self.state.players[seat].dev[c] += 1
+        if new:
+            self.state.players[seat].dev_new[c] += 1
+
+    def turn_of(self, seat: int, rolled: bool = True) -> None:
+        """Make it `seat`'s turn, before or after its roll."""
+        self.state.current = seat
+        self.state.phase = MAIN if rolled else ROLL
+        self.state.rolled = rolled
+
+    # --- when / then ------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        evolve(self.state, event)
+        self.log.append(event)
+
+    def when(self, command: Command) -> list[Event]:
+        events = decide(self.state, command, self.dealer)
+        for e in events:
+            self.apply(e)
+        return events
+
+    def rejects(self, command: Command, rule_id: str) -> Rejected:
+        before = self.state.to_dict()
+        try:
+            decide(self.state, command, self.dealer)
+        except Rejected as exc:
+            assert exc.rule_id == rule_id, f"rejected by {exc.rule_id} ({exc.message}), not {rule_id}"
+            assert self.state.to_dict() == before, "a rejected command changed the state"
+            return exc
+        raise AssertionError(f"{command!r} was accepted; expected {rule_id}")
