@@ -129,7 +129,7 @@ class Table:
         try:
             decide(self.state, command, self.dealer)
         except Rejected as exc:
-            assert exc.rule_id == rule_id, f"rejected by {exc.rule_id} ({exc.message}), not {rule_id}"
+            assert exc.rule_id == rule_id, f"rejected by {exc.rule_id} ({exc.message}), not {rule_id}"  # noqa: PT017
             assert self.state.to_dict() == before, "a rejected command changed the state"
             return exc
         raise AssertionError(f"{command!r} was accepted; expected {rule_id}")
