@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bots.sdk import Bot
+from bots.sdk import Bot, reseed
 from events.events import Event, GameCreated
 from events.prompts import Prompt
 from services.rules.engine import decide, evolve, initial_state, pending, view
@@ -39,13 +39,19 @@ def play(
     dealer: Dealer,
     keep_log: bool = True,
     max_decisions: int = 100_000,
+    deterministic: bool = True,
 ) -> LocalGame:
+    """Play to the end. `deterministic` reseeds each bot per decision exactly as the bot
+    worker does over Redis (`bots.sdk.reseed`), so both paths give the same log; the engine
+    benchmark turns it off to measure the engine alone."""
     state = initial_state(created)
     game = LocalGame(state=state, log=[created] if keep_log else [])
     while not state.finished:
         prompts = pending(state)
         prompt = next_prompt(state, prompts)
         bot = bots[prompt.seat]
+        if deterministic:
+            reseed(bot, state.game_id, prompt.seat, state.version)
         seen = view(state, prompt.seat) if bot.needs_view else None
         command = bot.choose(seen, prompt)
         events = decide(state, command, dealer)

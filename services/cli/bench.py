@@ -34,7 +34,7 @@ def bench_engine(
         created = new_game(f"bench-{g}", seats, game_seed, modules=variants, ruleset=ruleset,
                            turn_limit=2000)
         bots = [RandomBot(seed * 1000 + g * 10 + s) for s in range(seats)]
-        game = play(created, bots, SeededDealer(game_seed), keep_log=False)
+        game = play(created, bots, SeededDealer(game_seed), keep_log=False, deterministic=False)
         decisions += game.decisions
         events += game.state.version - 1
         unfinished += game.state.winner < 0

@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _more_commands() -> list:  # type: ignore[type-arg]
     """Subcommands that live in their own modules (service, tournament, replay, …)."""
-    from services.cli import registry
+    from services.cli import play, registry  # noqa: F401  (each module registers its commands)
 
     return registry.COMMANDS
 

@@ -8,12 +8,16 @@ hooks, so they never ask which variant is on (DESIGN.md "one module per variant"
 Hooks (attributes holding functions):
   roll(state, seat, dealer) -> events          the turn's production step (dice by default)
   resolve_number(state, seat, total, dealer)   what a rolled number does (production or 7)
+  roll_resolved(state) -> None                 a roll (or a 7's robber) is resolved: next phase
   production(state, total) -> gains per seat   resource vectors before the bank shortage rule
   robber_hexes(state, seat) -> hex ids         where the robber may go
   robber_victims(state, seat, hex) -> seats    who may be robbed there
   win_target(state, seat) -> int               VP needed to win
   vp_bonus(state, seat, public) -> int         module VP (harbormaster card, …)
   road_blocked / settlement_blocked lists      extra checks returning a rule id or None
+  robber_refusal list                          (state, seat, hex, victim) -> why a move is refused
+  phase_refusal list                           (state, command) -> the rule a command breaks by
+                                               coming at the wrong moment (else wrong_phase)
 """
 
 from __future__ import annotations
@@ -80,6 +84,7 @@ class Ruleset:
     init_ext: dict[str, Callable[[State, GameCreated], Any]] = field(default_factory=dict)
     copy_ext: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     ext_to_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
+    ext_from_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     view_ext: dict[str, Callable[[State, int | None], Any]] = field(default_factory=dict)
     costs: dict[str, tuple[int, int, int, int, int]] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
@@ -88,6 +93,7 @@ class Ruleset:
     # Hooks; the base rules set them, modules wrap them.
     roll: Any = None
     resolve_number: Any = None
+    roll_resolved: Any = None
     production: Any = None
     robber_hexes: Any = None
     robber_victims: Any = None
@@ -98,6 +104,10 @@ class Ruleset:
         default_factory=list
     )
     extra_options: list[Callable[[State, int, str], list[Command]]] = field(default_factory=list)
+    phase_refusal: list[Callable[[State, Command], str | None]] = field(default_factory=list)
+    robber_refusal: list[Callable[[State, int, int, int | None], str | None]] = field(
+        default_factory=list
+    )
 
     def allow(self, phase: str, *commands: type[Command]) -> None:
         self.phase_commands.setdefault(phase, set()).update(commands)
@@ -106,8 +116,18 @@ class Ruleset:
         self.derivers.append((frozenset(triggers), fn))
         self.derive_after.update(triggers)
 
-    def ext(self, name: str, init: Callable[[State, GameCreated], Any],
-            copy: Callable[[Any], Any], dump: Callable[[Any], Any] | None = None) -> None:
+    def ext(
+        self,
+        name: str,
+        init: Callable[[State, GameCreated], Any],
+        copy: Callable[[Any], Any],
+        dump: Callable[[Any], Any] | None = None,
+        load: Callable[[Any], Any] | None = None,
+    ) -> None:
+        """Register a module's state in `state.ext[name]`. `dump` must give plain JSON-able
+        data (dict/list/int/str/bool) and `load(dump(x))` must rebuild x: snapshots use them.
+        Both default to the identity (fine for ext state that already is plain data)."""
         self.init_ext[name] = init
         self.copy_ext[name] = copy
         self.ext_to_dict[name] = dump or (lambda x: x)
+        self.ext_from_dict[name] = load or (lambda x: x)

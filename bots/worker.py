@@ -1,0 +1,122 @@
+"""A bot worker: serves every seat of one or more bot pools over Redis (the bot protocol).
+
+Protocol (any language can speak it): read entries from `hexlog:prompts:bot:<pool>` with
+XREADGROUP (group `workers`); each has `game`, `seat`, `version`, `deadline`, `credential`,
+`prompt` (JSON `Prompt`) and `view` (JSON `View`). Answer by XADD to the game's partition
+command stream `hexlog:{p}:cmds` with `__data__` = a JSON `CommandEnvelope` whose
+`expected_version` is the prompt's version, then XACK the prompt.
+
+A prompt this worker cannot read, or a bot that raises, is logged and acked: the rules service
+plays the seat's default move at the deadline, so a broken bot slows its games but never
+stops them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import structlog
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
+
+from bots.registry import make_bot
+from bots.sdk import Bot, reseed
+from events.codec import codec
+from events.envelope import CommandEnvelope
+from services.rules.protocol import (
+    DATA,
+    PROMPT_GROUP,
+    SENT,
+    SERVICE_TTL_S,
+    heartbeat_key,
+    prompts_key,
+)
+from services.store.keys import commands_key, partition
+
+log = structlog.get_logger("hexlog.bots")
+
+
+async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
+    for pool in pools:
+        try:
+            await redis.xgroup_create(prompts_key(f"bot:{pool}"), PROMPT_GROUP, id="0", mkstream=True)
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+
+class BotWorker:
+    def __init__(self, redis: Redis, pools: Sequence[str], consumer: str | None = None) -> None:
+        self.redis = redis
+        self.pools = list(pools)
+        self.consumer = consumer or f"bots-{uuid.uuid4().hex[:8]}"
+        self.bots: dict[str, Bot] = {pool: make_bot(pool, 0) for pool in self.pools}
+        self.keys = {prompts_key(f"bot:{pool}"): pool for pool in self.pools}
+        self.codec = codec()
+        self.answered = 0
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        await ensure_groups(self.redis, self.pools)
+        streams = {key: ">" for key in self.keys}
+        beat = 0.0
+        while stop is None or not stop.is_set():
+            if time.monotonic() - beat > 1.0:
+                beat = time.monotonic()
+                for pool in self.pools:
+                    await self.redis.set(heartbeat_key("bots", f"{pool}:{self.consumer}"), "1",
+                                         ex=SERVICE_TTL_S)
+            reply = await self.redis.xreadgroup(PROMPT_GROUP, self.consumer, streams, count=64, block=100)
+            for stream, entries in reply or []:
+                key = stream.decode() if isinstance(stream, bytes) else stream
+                await self.answer_all(key, entries)
+
+    async def answer_all(self, key: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        ids = []
+        for entry_id, fields in entries:
+            ids.append(entry_id)
+            out = self.answer(self.keys[key], fields)
+            if out is not None:
+                stream, body = out
+                pipe.xadd(stream, body)
+        pipe.xack(key, PROMPT_GROUP, *ids)
+        await pipe.execute()
+
+    def answer(self, pool: str, fields: dict[bytes, bytes]) -> tuple[str, dict[str, Any]] | None:
+        try:
+            game_id = fields[b"game"].decode()
+            seat = int(fields[b"seat"])
+            version = int(fields[b"version"])
+            prompt = self.codec.decode_prompt(fields[b"prompt"])
+            bot = self.bots[pool]
+            seen = self.codec.decode_view(fields[b"view"]) if bot.needs_view else None
+            reseed(bot, game_id, seat, version)
+            command = bot.choose(seen, prompt)
+        except Exception:
+            log.exception("bot could not answer a prompt", pool=pool)
+            return None
+        env = CommandEnvelope(
+            command_id=f"{pool}:{game_id}:{version}:{seat}",
+            game_id=game_id,
+            credential=fields.get(b"credential", b"").decode(),
+            expected_version=version,
+            command=command,
+        )
+        self.answered += 1
+        body = {DATA: self.codec.encode(env), SENT: repr(time.time())}
+        return commands_key(partition(game_id)), body
+
+
+def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:
+    async def main() -> None:
+        redis = Redis.from_url(url)
+        try:
+            await BotWorker(redis, pools, consumer).run()
+        finally:
+            await redis.aclose()
+
+    asyncio.run(main())

@@ -1,0 +1,251 @@
+"""`hexlog play`, `hexlog serve` and `hexlog up`: games through Redis with separate processes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from redis.asyncio import Redis
+
+from events.events import GameFinished
+from events.requests import CreateGame
+from services.cli.main import add_rules_options, modules_from
+from services.cli.registry import COMMANDS
+from services.client import Client, ServiceError, new_id
+from services.rules.engine import evolve, initial_state
+from services.rules.engine.state import State
+from services.rules.protocol import heartbeat_key
+from services.runtime import processes
+from services.runtime.logging import configure
+from services.runtime.valkey import redis_url_from_env_or_embedded
+
+DEFAULT_BOTS = "random,random,heuristic,heuristic"
+
+
+# --- serve ----------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    configure(args.log_level)
+    with redis_url_from_env_or_embedded(args.data_dir) as url:
+        if args.service == "rules":
+            from services.rules.app import run
+
+            run(url, claim_idle_ms=args.claim_idle_ms)
+        elif args.service == "bots":
+            from bots.worker import run as run_bots
+
+            run_bots(url, [b for b in args.bots.split(",") if b])
+        elif args.service == "projections":
+            from services.projections.app import run as run_projections
+
+            run_projections(url)
+    return 0
+
+
+# --- local services for one command ---------------------------------------------------------
+
+
+async def _alive(url: str, service: str, name: str = "*") -> bool:
+    redis = Redis.from_url(url)
+    try:
+        async for _ in redis.scan_iter(match=heartbeat_key(service, name), count=100):
+            return True
+        return False
+    finally:
+        await redis.aclose()
+
+
+@contextmanager
+def services_running(url: str, pools: Sequence[str]) -> Iterator[list[str]]:
+    """Attach to a running rules service and bot workers, or start them for this command."""
+    procs = []
+    started: list[str] = []
+    if not asyncio.run(_alive(url, "rules")):
+        procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), url))
+        started.append("rules")
+    missing = [p for p in pools if not asyncio.run(_alive(url, "bots", f"{p}:*"))]
+    if missing:
+        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(missing)), url))
+        started.append("bots:" + ",".join(missing))
+    try:
+        yield started
+    finally:
+        processes.stop(procs)
+
+
+# --- play -----------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    configure(args.log_level)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        from bots.registry import SHIPPED
+
+        unknown = [b for b in bots if b not in SHIPPED]
+        if unknown:
+            raise ServiceError(f"unknown bot(s): {', '.join(unknown)} (shipped: {', '.join(SHIPPED)})")
+        with redis_url_from_env_or_embedded(args.data_dir) as url, services_running(url, sorted(set(bots))):
+            result = asyncio.run(play_game(url, args, bots))
+    except ServiceError as exc:
+        print(f"hexlog: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
+async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
+    redis = Redis.from_url(url)
+    client = Client(redis)
+    try:
+        await client.wait_for_rules()
+        game_id = args.game_id or new_id()
+        request = CreateGame(
+            command_id=new_id("create"),
+            game_id=game_id,
+            seats=len(bots),
+            ruleset=args.ruleset if args.ruleset == "base" else "base",
+            modules=modules_from(args),
+            names=tuple(f"{b}{i}" for i, b in enumerate(bots)),
+            controllers=tuple(f"bot:{b}" for b in bots),
+            seed=args.seed.encode().hex() if args.seed else None,
+            deadline_ms=args.deadline_ms,
+            turn_limit=args.turn_limit,
+        )
+        await client.create_game(request)
+        state, count = await follow_to_end(client, game_id, progress=sys.stderr.isatty() and not args.json)
+        return summary(state, count, game_id, bots)
+    finally:
+        await redis.aclose()
+
+
+async def follow_to_end(client: Client, game_id: str, progress: bool) -> tuple[State, int]:
+    state: State | None = None
+    count = 0
+    shown = 0.0
+    async for env in client.follow(game_id):
+        count += 1
+        if state is None:
+            from events.events import GameCreated
+
+            assert isinstance(env.event, GameCreated)
+            state = initial_state(env.event)
+        else:
+            evolve(state, env.event)
+        if progress and time.monotonic() - shown > 0.1:
+            shown = time.monotonic()
+            print("\r" + progress_line(state), end="", file=sys.stderr, flush=True)
+        if isinstance(env.event, GameFinished):
+            break
+    if progress:
+        print("\r" + progress_line(state) + "\n", end="", file=sys.stderr) if state else None
+    assert state is not None
+    return state, count
+
+
+def progress_line(state: State) -> str:
+    from services.rules.engine import public_vp
+
+    vps = "/".join(str(public_vp(state, s)) for s in range(state.n))
+    return f"  turn {state.turn:4d} · {state.phase:<14} · public VP {vps} · {state.version} events"
+
+
+def summary(state: State, events: int, game_id: str, bots: list[str]) -> dict[str, Any]:
+    from services.rules.engine import score
+
+    scores = list(score(state))
+    winner = None if state.winner < 0 else state.winner
+    return {
+        "game_id": game_id,
+        "winner": winner,
+        "winner_bot": None if winner is None else bots[winner],
+        "scores": scores,
+        "bots": bots,
+        "events": events,
+        "turns": state.turn,
+        "players": [
+            {"seat": p.seat, "bot": bots[p.seat], "vp": scores[p.seat], "settlements": len(p.settlements),
+             "cities": len(p.cities), "roads": len(p.roads), "knights": p.knights,
+             "longest_road": state.longest_holder == p.seat, "largest_army": state.army_holder == p.seat}
+            for p in state.players
+        ],
+    }
+
+
+def format_result(r: dict[str, Any]) -> str:
+    lines = [f"game {r['game_id']}: {r['events']} events, {r['turns']} turns"]
+    if r["winner"] is None:
+        lines.append("no winner (turn limit)")
+    else:
+        lines.append(f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP")
+    lines.append("")
+    lines.append(f"{'seat':>4}  {'bot':<10} {'VP':>3} {'settl.':>6} {'cities':>6} {'roads':>5} {'knights':>7}  awards")
+    for p in r["players"]:
+        awards = ", ".join(a for a, on in (("longest road", p["longest_road"]), ("largest army", p["largest_army"])) if on)
+        lines.append(f"{p['seat']:>4}  {p['bot']:<10} {p['vp']:>3} {p['settlements']:>6} {p['cities']:>6} "
+                     f"{p['roads']:>5} {p['knights']:>7}  {awards}")
+    return "\n".join(lines)
+
+
+# --- up -------------------------------------------------------------------------------------
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    configure(args.log_level)
+    with redis_url_from_env_or_embedded(args.data_dir) as url:
+        services = [
+            processes.Supervised("rules", processes.hexlog_command("serve", "rules")),
+            processes.Supervised("projections", processes.hexlog_command("serve", "projections")),
+            processes.Supervised("bots", processes.hexlog_command("serve", "bots", "--bots", args.bots)),
+        ]
+        print(f"hexlog up: Redis at {url}; rules, projections, bots ({args.bots}); Ctrl-C stops",
+              file=sys.stderr)
+        try:
+            processes.Supervisor(url, services).run_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", type=Path, default=Path(".hexlog"),
+                   help="where the embedded Valkey keeps its data (ignored with REDIS_URL)")
+    p.add_argument("--log-level", default=None, help="debug, info, warning (default), error")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("play", help="play one game with bots through Redis and print the result")
+    p.add_argument("--bots", default=DEFAULT_BOTS,
+                   help=f"one shipped bot per seat, comma-separated (default {DEFAULT_BOTS})")
+    p.add_argument("--seed", default="", help="the game's secret seed (default: random)")
+    p.add_argument("--game-id", default="", help="default: a new random id")
+    p.add_argument("--deadline-ms", type=int, default=10_000, help="decision deadline per prompt")
+    p.add_argument("--turn-limit", type=int, default=1000, help="end undecided after N turns (0: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_options(p)
+    add_common(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="run one service in the foreground")
+    p.add_argument("service", choices=["rules", "bots", "projections"])
+    p.add_argument("--bots", default="random,heuristic", help="bots: the pools to serve")
+    p.add_argument("--claim-idle-ms", type=int, default=30_000,
+                   help="rules: take over commands pending this long at a dead consumer")
+    add_common(p)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("up", help="run rules, projections and a bot pool under one supervisor")
+    p.add_argument("--bots", default="random,heuristic")
+    add_common(p)
+    p.set_defaults(func=cmd_up)
+
+
+COMMANDS.append(register)

@@ -1,0 +1,441 @@
+"""The rules service: commands in, events out (DESIGN.md "Services: rules").
+
+For each command entry it loads the game (memory → snapshot + tail → full fold), checks the
+seat's credential and `expected_version`, runs `decide`, appends by CAS (one Lua script with
+the command's idempotency key), then prompts the seat that must act next and sets its
+deadline. A rejection is stored as the command's outcome and on the game's rulings stream.
+Nothing raises out of `handle_entry`: bad input becomes an outcome and a dead letter, so a
+poison message can never wedge a worker or stay pending.
+
+Safety does not depend on this process: any number of replicas may consume the same streams;
+the CAS orders each game, the command key makes redelivery idempotent, and a seat's default
+move on a deadline has a deterministic command id, so two replicas cannot both play it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import structlog
+from redis.asyncio import Redis
+
+from bots.local import next_prompt
+from events.codec import CodecError, codec
+from events.envelope import CommandEnvelope, EventEnvelope
+from events.events import Event
+from events.requests import CreateGame
+from services.rules.engine import (
+    RULES_VERSION,
+    Rejected,
+    RulesetError,
+    decide,
+    evolve,
+    new_game,
+    pending,
+    snapshot,
+    view,
+)
+from services.rules.engine.rules import register
+from services.rules.protocol import DATA, KIND, SENT, deadlines_key, latency_key, prompts_key
+from services.rules.slots import GameSlot, credential_hash, load_slot
+from services.store import EventStore
+from services.store.keys import (
+    PARTITIONS,
+    RULES_GROUP,
+    check_id,
+    commands_key,
+    dlq_key,
+    game_keys,
+    partition,
+)
+from services.store.results import GameExistsError
+
+log = structlog.get_logger("hexlog.rules")
+
+register(
+    {
+        "service.stale": "A command must be decided on the game's current version (expected_version).",
+        "service.seat.credential": "A command must carry the credential of the seat it is for.",
+        "service.game.unknown": "A command must name an existing game.",
+        "service.create.invalid": "A game is created with a valid ruleset, seats and controllers.",
+        "service.create.exists": "A game id is used once.",
+        "service.dead_letter": "A command that cannot be processed after several deliveries is set aside.",
+    }
+)
+
+DEFAULT_DEADLINE_MS = 30_000
+SNAPSHOT_EVERY = 100
+MAX_CONFLICT_RETRIES = 3
+LATENCY_SAMPLES = 100_000
+
+
+class RulesService:
+    def __init__(
+        self,
+        redis: Redis,
+        consumer: str,
+        *,
+        partitions: range = range(PARTITIONS),
+        claim_idle_ms: int = 30_000,
+        max_deliveries: int = 5,
+        default_deadline_ms: int = DEFAULT_DEADLINE_MS,
+    ) -> None:
+        self.redis = redis
+        self.store = EventStore(redis)
+        self.consumer = consumer
+        self.partitions = partitions
+        self.claim_idle_ms = claim_idle_ms
+        self.max_deliveries = max_deliveries
+        self.default_deadline_ms = default_deadline_ms
+        self.slots: dict[str, GameSlot] = {}
+        self.codec = codec()
+
+    # --- entry points -----------------------------------------------------------------------
+
+    async def prepare(self) -> None:
+        """Create the consumer groups before any subscriber starts (FastStream stops if a
+        group is missing)."""
+        for p in self.partitions:
+            await self.store.ensure_group(commands_key(p), RULES_GROUP)
+
+    async def handle_batch(self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]]) -> None:
+        for entry_id, fields in zip(ids, entries, strict=True):
+            await self.handle_entry(stream, entry_id, fields)
+        if ids:
+            await self.redis.xack(stream, RULES_GROUP, *ids)
+
+    async def handle_entry(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
+        """Process one command entry. Never raises: every failure becomes an outcome."""
+        try:
+            data = fields.get(DATA.encode())
+            if data is None:
+                await self.dead_letter(stream, entry_id, fields, "no __data__ field")
+                return
+            kind = fields.get(KIND.encode(), b"move")
+            sent = _float(fields.get(SENT.encode()))
+            if kind == b"create":
+                await self.create(stream, entry_id, fields, data)
+            elif kind == b"move":
+                await self.move(stream, entry_id, fields, data, sent)
+            else:
+                await self.dead_letter(stream, entry_id, fields, f"unknown kind {kind!r}")
+        except Exception as exc:  # a bug must not leave the entry pending for ever
+            log.exception("command failed", entry=entry_id.decode(), stream=stream)
+            await self.dead_letter(stream, entry_id, fields, f"internal error: {exc!r}")
+
+    # --- moves ------------------------------------------------------------------------------
+
+    async def move(
+        self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes, sent: float
+    ) -> None:
+        try:
+            env = self.codec.decode_command_envelope(data)
+        except CodecError as exc:
+            ids = _lenient_ids(data)
+            if ids is not None:
+                await self.record_rejection(ids[1], ids[0], -1, None, "base.command.invalid", str(exc))
+            await self.dead_letter(stream, entry_id, fields, f"invalid command: {exc}")
+            return
+        if partition(env.game_id) != _stream_partition(stream):
+            await self.dead_letter(stream, entry_id, fields, "command sent to the wrong partition")
+            return
+        slot = await self.slot(env.game_id)
+        if slot is None:
+            await self.record_rejection(env.game_id, env.command_id, -1, env.command.seat,
+                                        "service.game.unknown", f"no game {env.game_id!r}")
+            return
+        async with slot.lock:
+            await self.apply(slot, env, sent)
+
+    async def apply(self, slot: GameSlot, env: CommandEnvelope, sent: float) -> None:
+        """Decide and append one command (caller holds the slot lock)."""
+        if await self.store.get_outcome(env.command_id, slot.game_id) is not None:
+            return  # a redelivery: the original outcome stands
+        seat = env.command.seat
+        if not env.default and not self.credential_ok(slot, seat, env.credential):
+            await self.reject(slot, env, "service.seat.credential",
+                              f"the credential does not belong to seat {seat}")
+            return
+        for _ in range(MAX_CONFLICT_RETRIES):
+            if env.expected_version != slot.version:
+                slot = await self.reload(slot)
+            if env.expected_version != slot.version:
+                await self.reject(slot, env, "service.stale",
+                                  f"the game is at version {slot.version}, not {env.expected_version}")
+                return
+            try:
+                events = decide(slot.state, env.command, slot.dealer)
+            except Rejected as r:
+                await self.reject(slot, env, r.rule_id, r.message)
+                return
+            if await self.commit(slot, env.command_id, events, sent):
+                return
+        log.warning("gave up after conflicts", game_id=slot.game_id, command_id=env.command_id)
+
+    async def commit(self, slot: GameSlot, command_id: str, events: list[Event], sent: float) -> bool:
+        """Append; True when the command is settled (accepted or duplicate)."""
+        v = slot.version
+        at = datetime.now(UTC).isoformat()
+        payloads = [
+            self.codec.encode(
+                EventEnvelope(game_id=slot.game_id, version=v + i + 1, at=at,
+                              command_id=command_id, event=e, rules_version=RULES_VERSION)
+            )
+            for i, e in enumerate(events)
+        ]
+        result = await self.store.append(slot.game_id, v, command_id, payloads)
+        if result.status == "conflict":
+            return False
+        if result.status != "accepted":
+            return True
+        for e in events:
+            evolve(slot.state, e)
+        if sent:
+            await self.redis.lpush(latency_key(), int((time.time() - sent) * 1e6))
+            await self.redis.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
+        log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
+        if slot.state.finished:
+            await self.finish(slot)
+        else:
+            await self.prompt(slot)
+            if slot.version // SNAPSHOT_EVERY != v // SNAPSHOT_EVERY:
+                await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
+                                               RULES_VERSION, snapshot.dump(slot.state))
+        return True
+
+    def credential_ok(self, slot: GameSlot, seat: int, credential: str) -> bool:
+        return 0 <= seat < len(slot.cred_hashes) and secrets.compare_digest(
+            slot.cred_hashes[seat], credential_hash(credential)
+        )
+
+    async def reject(self, slot: GameSlot, env: CommandEnvelope, rule_id: str, message: str) -> None:
+        await self.record_rejection(slot.game_id, env.command_id, slot.version, env.command.seat,
+                                    rule_id, message)
+        await self.store.append_ruling(
+            slot.game_id,
+            {"command_id": env.command_id, "seat": env.command.seat, "version": slot.version,
+             "rule_id": rule_id, "message": message,
+             "command": self.codec.encode(env.command)},
+        )
+
+    async def record_rejection(
+        self, game_id: str, command_id: str, version: int, seat: int | None, rule_id: str, message: str
+    ) -> None:
+        outcome = {"status": "rejected", "rule_id": rule_id, "message": message,
+                   "version": version, "seat": seat}
+        await self.store.record_outcome(command_id, game_id, outcome)
+        log.info("rejected", game_id=game_id, command_id=command_id, version=version, seat=seat,
+                 rule_id=rule_id)
+
+    async def dead_letter(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], reason: str) -> None:
+        p = _stream_partition(stream)
+        body: dict[Any, Any] = dict(fields)
+        body[b"reason"] = reason
+        body[b"entry"] = entry_id
+        await self.redis.xadd(dlq_key(p), body, maxlen=10_000, approximate=True)
+        log.warning("dead letter", stream=stream, entry=entry_id.decode(), reason=reason)
+
+    # --- games ------------------------------------------------------------------------------
+
+    async def create(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes) -> None:
+        try:
+            req = msgspec.json.decode(data, type=CreateGame)
+        except msgspec.DecodeError as exc:
+            await self.dead_letter(stream, entry_id, fields, f"invalid create request: {exc}")
+            return
+        if await self.store.get_outcome(req.command_id, req.game_id) is not None:
+            return
+        seed = bytes.fromhex(req.seed) if req.seed else secrets.token_bytes(32)
+        controllers = list(req.controllers) or ["human"] * req.seats
+        try:
+            if len(controllers) != req.seats:
+                raise RulesetError(f"{len(controllers)} controllers for {req.seats} seats")
+            created = new_game(req.game_id, req.seats, seed, modules=req.modules, names=req.names,
+                               ruleset=req.ruleset, beginner=req.beginner, turn_limit=req.turn_limit)
+        except (RulesetError, ValueError) as exc:
+            await self.record_rejection(req.game_id, req.command_id, 0, None, "service.create.invalid", str(exc))
+            return
+        creds = [secrets.token_urlsafe(24) for _ in range(req.seats)]
+        bot_secrets = [c if ctl.startswith("bot:") else "" for c, ctl in zip(creds, controllers, strict=True)]
+        envelope = EventEnvelope(game_id=req.game_id, version=1, at=datetime.now(UTC).isoformat(),
+                                 command_id=req.command_id, event=created, rules_version=RULES_VERSION)
+        meta = {
+            "seed": seed.hex(),
+            "ruleset": req.ruleset,
+            "modules": self.codec.encode(req.modules).decode(),
+            "seats": req.seats,
+            "status": "live",
+            "seed_sha256": created.seed_sha256,
+            "cred_hashes": json.dumps([credential_hash(c) for c in creds]),
+            "controllers": json.dumps(controllers),
+            "bot_secrets": json.dumps(bot_secrets),
+            "deadline_ms": req.deadline_ms or self.default_deadline_ms,
+            "tournament": req.tournament,
+        }
+        try:
+            await self.store.create_game(req.game_id, self.codec.encode(envelope), meta)
+        except GameExistsError as exc:
+            await self.record_rejection(req.game_id, req.command_id, 0, None, "service.create.exists", str(exc))
+            return
+        # The creator gets the credentials in the outcome (only it knows the command id).
+        await self.store.record_outcome(req.command_id, req.game_id,
+                                        {"status": "created", "credentials": creds, "version": 1})
+        slot = await self.slot(req.game_id)
+        assert slot is not None
+        async with slot.lock:
+            await self.prompt(slot)
+        log.info("game created", game_id=req.game_id, seats=req.seats, ruleset=req.ruleset)
+
+    async def slot(self, game_id: str) -> GameSlot | None:
+        slot = self.slots.get(game_id)
+        if slot is None:
+            slot = await load_slot(self.store, game_id)
+            if slot is not None:
+                self.slots[game_id] = slot
+        return slot
+
+    async def reload(self, slot: GameSlot) -> GameSlot:
+        fresh = await load_slot(self.store, slot.game_id)
+        assert fresh is not None
+        slot.state = fresh.state
+        return slot
+
+    async def finish(self, slot: GameSlot) -> None:
+        state = slot.state
+        if slot.prompted:
+            await self.redis.zrem(deadlines_key(partition(slot.game_id)), slot.prompted)
+        await self.redis.hset(
+            game_keys(slot.game_id).meta,
+            mapping={"status": "finished", "winner": -1 if state.winner < 0 else state.winner},
+        )
+        self.slots.pop(slot.game_id, None)
+        log.info("game finished", game_id=slot.game_id, version=state.version, winner=state.winner)
+
+    # --- prompts and deadlines --------------------------------------------------------------
+
+    async def prompt(self, slot: GameSlot) -> None:
+        """Ask the one seat that must act next (the same order as an in-process game)."""
+        state = slot.state
+        prompts = pending(state)
+        if not prompts:
+            return
+        p = next_prompt(state, prompts)
+        controller = slot.controllers[p.seat]
+        deadline = int(time.time() * 1000) + slot.deadline_ms
+        body = {
+            "game": slot.game_id,
+            "seat": p.seat,
+            "version": state.version,
+            "deadline": deadline,
+            "credential": slot.secrets[p.seat] if p.seat < len(slot.secrets) else "",
+            "prompt": self.codec.encode(p),
+            "view": self.codec.encode(view(state, p.seat)),
+        }
+        member = f"{slot.game_id}|{state.version}|{p.seat}"
+        key = deadlines_key(partition(slot.game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(prompts_key(controller), body, maxlen=10_000, approximate=True)
+        if slot.prompted:
+            pipe.zrem(key, slot.prompted)  # that prompt was answered: its deadline is moot
+        pipe.zadd(key, {member: deadline})
+        await pipe.execute()
+        slot.prompted = member
+
+    async def enforce_deadlines(self) -> int:
+        """Play the default move for every prompt past its deadline; returns how many."""
+        now = int(time.time() * 1000)
+        played = 0
+        for p in self.partitions:
+            key = deadlines_key(p)
+            due = await self.redis.zrangebyscore(key, 0, now, start=0, num=100)
+            for member in due:
+                if not await self.redis.zrem(key, member):
+                    continue  # another replica took it
+                game_id, version, seat = member.decode().rsplit("|", 2)
+                played += await self.play_default(game_id, int(version), int(seat))
+        return played
+
+    async def play_default(self, game_id: str, version: int, seat: int) -> int:
+        slot = await self.slot(game_id)
+        if slot is None:
+            return 0
+        async with slot.lock:
+            if slot.version != version:
+                slot = await self.reload(slot)
+            if slot.version != version or slot.state.finished:
+                return 0  # the seat answered in time
+            prompt = next((p for p in pending(slot.state) if p.seat == seat), None)
+            if prompt is None:
+                return 0
+            env = CommandEnvelope(command_id=f"deadline:{game_id}:{version}:{seat}", game_id=game_id,
+                                  credential="", expected_version=version, command=prompt.default,
+                                  default=True)
+            log.info("deadline: default move", game_id=game_id, version=version, seat=seat,
+                     command=type(prompt.default).__name__)
+            await self.apply(slot, env, 0.0)
+            return 1
+
+    # --- recovery ---------------------------------------------------------------------------
+
+    async def claim_pending(self) -> int:
+        """Take over commands left pending by dead consumers (XAUTOCLAIM); dead-letter those
+        delivered too often. Returns how many entries were handled."""
+        handled = 0
+        for p in self.partitions:
+            stream = commands_key(p)
+            start = "0-0"
+            while True:
+                reply = await self.redis.xautoclaim(stream, RULES_GROUP, self.consumer,
+                                                    self.claim_idle_ms, start_id=start, count=100)
+                start, entries = reply[0], reply[1]
+                for entry_id, fields in entries:
+                    if fields is None:
+                        await self.redis.xack(stream, RULES_GROUP, entry_id)
+                        continue
+                    info = await self.redis.xpending_range(stream, RULES_GROUP, entry_id, entry_id, 1)
+                    deliveries = info[0]["times_delivered"] if info else 1
+                    if deliveries > self.max_deliveries:
+                        await self.dead_letter(stream, entry_id, fields, f"delivered {deliveries} times")
+                        ids = _lenient_ids(fields.get(DATA.encode(), b""))
+                        if ids is not None:
+                            await self.record_rejection(ids[1], ids[0], -1, None, "service.dead_letter",
+                                                        "the command could not be processed")
+                    else:
+                        await self.handle_entry(stream, entry_id, fields)
+                    await self.redis.xack(stream, RULES_GROUP, entry_id)
+                    handled += 1
+                if start in (b"0-0", "0-0"):
+                    break
+        return handled
+
+
+def _float(raw: bytes | None) -> float:
+    try:
+        return float(raw) if raw else 0.0
+    except ValueError:
+        return 0.0
+
+
+def _stream_partition(stream: str) -> int:
+    # hexlog:{017}:cmds
+    return int(stream.split("{", 1)[1].split("}", 1)[0])
+
+
+def _lenient_ids(data: bytes) -> tuple[str, str] | None:
+    """(command_id, game_id) from a body that failed validation, if they can be read."""
+    try:
+        raw = json.loads(data)
+        cid, gid = raw["command_id"], raw["game_id"]
+        if isinstance(cid, str) and isinstance(gid, str) and cid and gid:
+            check_id("command id", cid)
+            check_id("game id", gid)
+            return cid, gid
+    except (ValueError, KeyError, TypeError):  # unreadable: only the DLQ gets it
+        pass
+    return None
+

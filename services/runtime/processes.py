@@ -1,0 +1,101 @@
+"""Child processes of the `hexlog` command: spawning services, and a small supervisor that
+restarts any that exit (FastStream exits with status 0 when Redis loses its groups, so *any*
+exit of a long-running service is a reason to restart it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import structlog
+
+log = structlog.get_logger("hexlog.supervisor")
+
+
+def hexlog_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "services.cli.main", *args]
+
+
+def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, REDIS_URL=url)
+    return subprocess.Popen(
+        list(args),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL if quiet else None,
+        stderr=subprocess.DEVNULL if quiet else None,
+        start_new_session=True,
+    )
+
+
+def stop(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 5.0) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for p in procs:
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+@dataclass
+class Supervised:
+    name: str
+    args: list[str]
+    proc: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+    started: float = field(default=0.0)
+
+
+class Supervisor:
+    """Keeps a set of services running; restarts with a short back-off when one exits."""
+
+    def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False) -> None:
+        self.url = url
+        self.services = list(services)
+        self.quiet = quiet
+
+    def start(self) -> None:
+        for s in self.services:
+            self._start(s)
+
+    def _start(self, s: Supervised) -> None:
+        s.proc = spawn(s.args, self.url, quiet=self.quiet)
+        s.started = time.monotonic()
+        log.info("started", service=s.name, pid=s.proc.pid)
+
+    def check(self) -> list[str]:
+        """Restart every service that exited; returns the names restarted."""
+        restarted = []
+        for s in self.services:
+            if s.proc is not None and s.proc.poll() is not None:
+                code = s.proc.returncode
+                # A service that dies right after starting gets a pause before the next try.
+                if time.monotonic() - s.started < 2.0:
+                    time.sleep(1.0)
+                s.restarts += 1
+                log.warning("service exited; restarting", service=s.name, code=code,
+                            restarts=s.restarts)
+                self._start(s)
+                restarted.append(s.name)
+        return restarted
+
+    def run_forever(self, poll_s: float = 0.5) -> None:
+        self.start()
+        try:
+            while True:
+                self.check()
+                time.sleep(poll_s)
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        stop([s.proc for s in self.services if s.proc is not None])
