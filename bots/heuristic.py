@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bots import heuristic_event_cards as event_cards
 from events.commands import (
     AcceptTrade,
     BuildCity,
@@ -198,6 +199,9 @@ class HeuristicBot:
         settlements = self.of(prompt, BuildSettlement)
         if settlements:
             return self.best_settlement(view, prompt)
+        repair = event_cards.repair_road(prompt)  # Event Cards: a damaged road blocks new roads
+        if repair is not None:
+            return repair
         played = self.play_card(view, prompt)
         if played is not None:
             return played

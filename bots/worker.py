@@ -33,6 +33,7 @@ from services.rules.protocol import (
     SENT,
     SERVICE_TTL_S,
     heartbeat_key,
+    pool_key,
     prompts_key,
 )
 from services.store.keys import commands_key, partition
@@ -42,6 +43,10 @@ log = structlog.get_logger("hexlog.bots")
 
 async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
     for pool in pools:
+        # Tell the rules service whether prompts for this pool need a view (a random bot
+        # does not; leaving it out saves building and encoding a view per prompt).
+        needs = make_bot(pool, 0).needs_view
+        await redis.hset(pool_key(f"bot:{pool}"), mapping={"needs_view": int(needs)})
         try:
             await redis.xgroup_create(prompts_key(f"bot:{pool}"), PROMPT_GROUP, id="0", mkstream=True)
         except ResponseError as exc:
@@ -93,7 +98,9 @@ class BotWorker:
             version = int(fields[b"version"])
             prompt = self.codec.decode_prompt(fields[b"prompt"])
             bot = self.bots[pool]
-            seen = self.codec.decode_view(fields[b"view"]) if bot.needs_view else None
+            seen = self.codec.decode_view(fields[b"view"]) if b"view" in fields else None
+            if bot.needs_view and seen is None:
+                raise ValueError("this bot needs a view and the prompt has none")
             reseed(bot, game_id, seat, version)
             command = bot.choose(seen, prompt)
         except Exception:

@@ -59,6 +59,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from services.cli.bench import bench_engine, format_engine
 
+    if args.seats is None:  # e.g. catan-for-two is a 2-seat module
+        allowed = [set(MODULES[s.name].seats) for s in modules_from(args) if s.name in MODULES]
+        args.seats = max(set.intersection({4, 3, 2}, *allowed) or {4})
     if args.target != "engine":
         from services.cli import bench_e2e
 
@@ -87,9 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure the engine (in-process) or the service (e2e)")
     p.add_argument("target", choices=["engine", "e2e"])
     p.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--seats", type=int, default=None,
+                   help="default 4, or the most seats every chosen module allows")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--concurrency", type=int, default=32, help="e2e: games at once")
+    p.add_argument("--rules-workers", type=int, default=1, help="e2e: rules service processes")
+    p.add_argument("--data-dir", default=".hexlog", help="e2e: embedded Valkey data (no REDIS_URL)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_options(p)
     p.set_defaults(func=cmd_bench)

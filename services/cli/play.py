@@ -7,8 +7,8 @@ import asyncio
 import json
 import sys
 import time
-from contextlib import contextmanager
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.service == "rules":
             from services.rules.app import run
 
-            run(url, claim_idle_ms=args.claim_idle_ms)
+            run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer)
         elif args.service == "bots":
             from bots.worker import run as run_bots
 
@@ -208,10 +208,8 @@ def cmd_up(args: argparse.Namespace) -> int:
         ]
         print(f"hexlog up: Redis at {url}; rules, projections, bots ({args.bots}); Ctrl-C stops",
               file=sys.stderr)
-        try:
+        with suppress(KeyboardInterrupt):
             processes.Supervisor(url, services).run_forever()
-        except KeyboardInterrupt:
-            pass
     return 0
 
 
@@ -239,6 +237,9 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", default="random,heuristic", help="bots: the pools to serve")
     p.add_argument("--claim-idle-ms", type=int, default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
+    p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
+                   help="rules: one XREADGROUP over all partitions (single server, default) or a "
+                        "FastStream subscriber per partition (needed on a Redis Cluster)")
     add_common(p)
     p.set_defaults(func=cmd_serve)
 

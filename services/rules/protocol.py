@@ -24,6 +24,11 @@ def prompts_key(controller: str) -> str:
     return f"{PREFIX}:prompts:{controller}"
 
 
+def pool_key(controller: str) -> str:
+    """What a controller pool declares about itself (hash): `needs_view` 0/1."""
+    return f"{PREFIX}:pool:{controller}"
+
+
 def deadlines_key(p: int) -> str:
     """Sorted set of open prompts by deadline (ms since epoch): `game|version|seat`."""
     return f"{tag(p)}:deadlines"

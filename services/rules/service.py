@@ -15,7 +15,9 @@ move on a deadline has a deterministic command id, so two replicas cannot both p
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import signal
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -41,7 +43,15 @@ from services.rules.engine import (
     view,
 )
 from services.rules.engine.rules import register
-from services.rules.protocol import DATA, KIND, SENT, deadlines_key, latency_key, prompts_key
+from services.rules.protocol import (
+    DATA,
+    KIND,
+    SENT,
+    deadlines_key,
+    latency_key,
+    pool_key,
+    prompts_key,
+)
 from services.rules.slots import GameSlot, credential_hash, load_slot
 from services.store import EventStore
 from services.store.keys import (
@@ -68,6 +78,17 @@ register(
     }
 )
 
+# Test hook, for the crash-recovery tests only (tests/service/test_crash_recovery.py):
+# HEXLOG_FAULT=before_append or after_append makes this process SIGKILL itself at that point of
+# the first move it commits, as a crash would. Read once at start; unset, it does nothing.
+FAULT = os.environ.get("HEXLOG_FAULT", "")
+
+
+def _fault(point: str) -> None:
+    if FAULT == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 DEFAULT_DEADLINE_MS = 30_000
 SNAPSHOT_EVERY = 100
 MAX_CONFLICT_RETRIES = 3
@@ -93,6 +114,7 @@ class RulesService:
         self.max_deliveries = max_deliveries
         self.default_deadline_ms = default_deadline_ms
         self.slots: dict[str, GameSlot] = {}
+        self.view_wanted: dict[str, tuple[bool, float]] = {}
         self.codec = codec()
 
     # --- entry points -----------------------------------------------------------------------
@@ -144,6 +166,10 @@ class RulesService:
         if partition(env.game_id) != _stream_partition(stream):
             await self.dead_letter(stream, entry_id, fields, "command sent to the wrong partition")
             return
+        if env.default:
+            # Only the deadline keeper plays default moves (it calls `apply` directly); on the
+            # stream the flag is a forgery that would skip the seat's credential check.
+            env = msgspec.structs.replace(env, default=False)
         slot = await self.slot(env.game_id)
         if slot is None:
             await self.record_rejection(env.game_id, env.command_id, -1, env.command.seat,
@@ -153,16 +179,22 @@ class RulesService:
             await self.apply(slot, env, sent)
 
     async def apply(self, slot: GameSlot, env: CommandEnvelope, sent: float) -> None:
-        """Decide and append one command (caller holds the slot lock)."""
-        if await self.store.get_outcome(env.command_id, slot.game_id) is not None:
-            return  # a redelivery: the original outcome stands
+        """Decide and append one command (caller holds the slot lock).
+
+        A redelivered command needs no lookup on the hot path: if it was accepted, the append
+        script answers "duplicate"; if it is refused now, `reject` finds the original outcome
+        and stays silent."""
         seat = env.command.seat
         if not env.default and not self.credential_ok(slot, seat, env.credential):
             await self.reject(slot, env, "service.seat.credential",
                               f"the credential does not belong to seat {seat}")
             return
         for _ in range(MAX_CONFLICT_RETRIES):
-            if env.expected_version != slot.version:
+            # Another replica may have moved the game on: reload only if the log says so
+            # (a client spamming stale commands must not cost a fold each).
+            if env.expected_version != slot.version and (
+                await self.store.version(slot.game_id) != slot.version
+            ):
                 slot = await self.reload(slot)
             if env.expected_version != slot.version:
                 await self.reject(slot, env, "service.stale",
@@ -175,7 +207,12 @@ class RulesService:
                 return
             if await self.commit(slot, env.command_id, events, sent):
                 return
+            # A conflict: another replica moved the game on, so this cache is stale. Refold;
+            # the next round then decides on the real version (or refuses a stale command).
+            slot = await self.reload(slot)
         log.warning("gave up after conflicts", game_id=slot.game_id, command_id=env.command_id)
+        await self.reject(slot, env, "service.stale",
+                          f"the game kept moving (now at version {slot.version}); send it again")
 
     async def commit(self, slot: GameSlot, command_id: str, events: list[Event], sent: float) -> bool:
         """Append; True when the command is settled (accepted or duplicate)."""
@@ -188,21 +225,25 @@ class RulesService:
             )
             for i, e in enumerate(events)
         ]
+        _fault("before_append")
         result = await self.store.append(slot.game_id, v, command_id, payloads)
+        _fault("after_append")
         if result.status == "conflict":
             return False
         if result.status != "accepted":
             return True
         for e in events:
             evolve(slot.state, e)
-        if sent:
-            await self.redis.lpush(latency_key(), int((time.time() - sent) * 1e6))
-            await self.redis.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
         log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
+        pipe = self.redis.pipeline(transaction=False)
+        if sent:
+            pipe.lpush(latency_key(), int((time.time() - sent) * 1e6))
+            pipe.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
         if slot.state.finished:
+            await pipe.execute()
             await self.finish(slot)
         else:
-            await self.prompt(slot)
+            await self.prompt(slot, pipe)
             if slot.version // SNAPSHOT_EVERY != v // SNAPSHOT_EVERY:
                 await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
                                                RULES_VERSION, snapshot.dump(slot.state))
@@ -214,6 +255,8 @@ class RulesService:
         )
 
     async def reject(self, slot: GameSlot, env: CommandEnvelope, rule_id: str, message: str) -> None:
+        if await self.store.get_outcome(env.command_id, slot.game_id) is not None:
+            return  # a redelivery of a decided command: its original outcome stands
         await self.record_rejection(slot.game_id, env.command_id, slot.version, env.command.seat,
                                     rule_id, message)
         await self.store.append_ruling(
@@ -318,11 +361,14 @@ class RulesService:
 
     # --- prompts and deadlines --------------------------------------------------------------
 
-    async def prompt(self, slot: GameSlot) -> None:
-        """Ask the one seat that must act next (the same order as an in-process game)."""
+    async def prompt(self, slot: GameSlot, pipe: Any = None) -> None:
+        """Ask the one seat that must act next (the same order as an in-process game).
+        Sent with `pipe` (a pipeline holding other writes of this commit) if given."""
         state = slot.state
+        pipe = pipe if pipe is not None else self.redis.pipeline(transaction=False)
         prompts = pending(state)
         if not prompts:
+            await pipe.execute()
             return
         p = next_prompt(state, prompts)
         controller = slot.controllers[p.seat]
@@ -334,17 +380,29 @@ class RulesService:
             "deadline": deadline,
             "credential": slot.secrets[p.seat] if p.seat < len(slot.secrets) else "",
             "prompt": self.codec.encode(p),
-            "view": self.codec.encode(view(state, p.seat)),
         }
+        if await self.wants_view(controller):
+            body["view"] = self.codec.encode(view(state, p.seat))
         member = f"{slot.game_id}|{state.version}|{p.seat}"
         key = deadlines_key(partition(slot.game_id))
-        pipe = self.redis.pipeline(transaction=False)
         pipe.xadd(prompts_key(controller), body, maxlen=10_000, approximate=True)
         if slot.prompted:
             pipe.zrem(key, slot.prompted)  # that prompt was answered: its deadline is moot
         pipe.zadd(key, {member: deadline})
         await pipe.execute()
         slot.prompted = member
+
+    async def wants_view(self, controller: str) -> bool:
+        """Whether the pool answering `controller` reads views (a pool says so in
+        `hexlog:pool:<controller>`; unknown pools get views). Cached for a few seconds."""
+        now = time.monotonic()
+        cached = self.view_wanted.get(controller)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        raw = await self.redis.hget(pool_key(controller), "needs_view")
+        wanted = raw != b"0"
+        self.view_wanted[controller] = (wanted, now + 5.0)
+        return wanted
 
     async def enforce_deadlines(self) -> int:
         """Play the default move for every prompt past its deadline; returns how many."""
@@ -399,19 +457,42 @@ class RulesService:
                         continue
                     info = await self.redis.xpending_range(stream, RULES_GROUP, entry_id, entry_id, 1)
                     deliveries = info[0]["times_delivered"] if info else 1
+                    ids = _lenient_ids(fields.get(DATA.encode(), b""))
                     if deliveries > self.max_deliveries:
                         await self.dead_letter(stream, entry_id, fields, f"delivered {deliveries} times")
-                        ids = _lenient_ids(fields.get(DATA.encode(), b""))
                         if ids is not None:
                             await self.record_rejection(ids[1], ids[0], -1, None, "service.dead_letter",
                                                         "the command could not be processed")
                     else:
                         await self.handle_entry(stream, entry_id, fields)
+                        if ids is not None:
+                            await self.resume(ids[1])
                     await self.redis.xack(stream, RULES_GROUP, entry_id)
                     handled += 1
                 if start in (b"0-0", "0-0"):
                     break
         return handled
+
+
+    async def resume(self, game_id: str) -> None:
+        """After a claimed command: the worker that had it may have died between the append and
+        the prompt (or the finish), and then nobody would ever be asked to act. Make sure the
+        seat that must act now has been prompted, with its deadline armed. Idempotent."""
+        slot = await self.slot(game_id)
+        if slot is None:
+            return
+        async with slot.lock:
+            if await self.store.version(game_id) != slot.version:
+                slot = await self.reload(slot)
+            if slot.state.finished:
+                await self.finish(slot)
+                return
+            prompts = pending(slot.state)
+            if not prompts:
+                return
+            member = f"{game_id}|{slot.version}|{next_prompt(slot.state, prompts).seat}"
+            if await self.redis.zscore(deadlines_key(partition(game_id)), member) is None:
+                await self.prompt(slot)
 
 
 def _float(raw: bytes | None) -> float:

@@ -152,13 +152,22 @@ def decide(state: State, command: Command, dealer: Dealer) -> list[Event]:
     allowed = rules.phase_commands.get(state.phase, ())
     if type(command) not in allowed:
         raise reject(
-            "base.turn.wrong_phase",
+            phase_refusal(state, command),
             f"{type(command).__name__} is not possible during {state.phase}",
         )
     events = handler(state, command, dealer)
     if events and any(type(e) in rules.derive_after for e in events):
         events = _with_consequences(state, events, dealer)
     return events
+
+
+def phase_refusal(state: State, command: Command) -> str:
+    """The most specific rule a command breaks by coming at the wrong moment."""
+    for explain in state.rules.phase_refusal:
+        rule_id = explain(state, command)
+        if rule_id is not None:
+            return rule_id
+    return "base.turn.wrong_phase"
 
 
 def _with_consequences(state: State, events: list[Event], dealer: Dealer) -> list[Event]:

@@ -9,6 +9,7 @@ dealer), so `view` only has to hide other seats' hands and cards.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from services.rules.engine.board import Board
@@ -95,12 +96,18 @@ class Trade:
         self.answers: dict[int, str | tuple[list[int], list[int]]] = {}
 
     def copy(self) -> Trade:
-        t = Trade(self.proposer, self.give, self.get, self.to)
-        t.answers = dict(self.answers)
+        t = Trade(self.proposer, self.give[:], self.get[:], self.to)
+        t.answers = {
+            s: a if isinstance(a, str) else (a[0][:], a[1][:]) for s, a in self.answers.items()
+        }
         return t
 
 
 class State:
+    """`n` seats take turns; `players` has one Player per seat, and a module may append
+    board-only owners after them (ids n, n+1, …: Catan for Two's neutrals) that never take
+    turns, hold cards or produce."""
+
     __slots__ = (
         "rules",
         "board",
@@ -191,7 +198,9 @@ class State:
         return (seat + 1) % self.n
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, for equality checks in tests and for debugging (not a wire format)."""
+        """Everything, for equality checks in tests and for debugging (not a wire format).
+
+        A deep copy: a snapshot taken before a move must not change with the state."""
         out: dict[str, Any] = {}
         for name in State.__slots__:
             if name in ("rules", "board"):
@@ -204,4 +213,4 @@ class State:
             elif name == "ext":
                 value = {k: self.rules.ext_to_dict[k](v) for k, v in value.items()}
             out[name] = value
-        return out
+        return copy.deepcopy(out)

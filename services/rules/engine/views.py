@@ -21,7 +21,7 @@ from services.rules.engine.state import NO_ONE, State
 
 def view(state: State, seat: int | None, referee: bool = False) -> View:
     players = []
-    for p in state.players:
+    for p in state.players[: state.n]:  # seats; module-owned pieces (neutrals) go in ext
         mine = referee or p.seat == seat
         players.append(
             PlayerView(
@@ -70,7 +70,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,
-        vp_target=state.vp_target,
+        vp_target=state.rules.win_target(state, state.current if seat is None else seat),
         winner=None if state.winner == NO_ONE else state.winner,
         finished=state.finished,
         players=players,

@@ -94,7 +94,7 @@ def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> 
 def play_monopoly(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:
     require_playable(state, cmd.seat, MONOPOLY)
     r = RESOURCE_INDEX[cmd.resource]
-    taken = tuple(0 if p.seat == cmd.seat else p.hand[r] for p in state.players)
+    taken = tuple(0 if p.seat == cmd.seat else p.hand[r] for p in state.players[: state.n])
     return [MonopolyPlayed(seat=cmd.seat, resource=cmd.resource, taken=taken)]
 
 

@@ -89,11 +89,23 @@ def place_road(state: State, cmd: PlaceRoad, dealer: Dealer) -> list[Event]:
     if state.setup_vertex == NO_ONE:
         raise reject("base.setup.settlement_first", "place a settlement first")
     check_place(state, "edge", cmd.edge)
-    if cmd.edge not in legal_setup_edges(state):
+    # The same checks, in the same order, as a road built later (building.check_road), with
+    # adjacency to the settlement just placed instead of the connection rule.
+    topo = state.board.topo
+    name = state.board.edge_name(cmd.edge)
+    if not topo.edge_is_land[cmd.edge]:
+        raise reject("base.build.not_land", f"{name} is not on land")
+    if state.edge_owner[cmd.edge] != NO_ONE:
+        raise reject("base.build.occupied", f"{name} already holds a road")
+    if cmd.edge not in topo.vertex_edges[state.setup_vertex]:
         raise reject(
             "base.setup.road_adjacent",
-            f"the road must touch {state.board.vertex_name(state.setup_vertex)} on a free land edge",
+            f"the road must touch {state.board.vertex_name(state.setup_vertex)}",
         )
+    for check in state.rules.road_blocked:
+        rule_id = check(state, cmd.seat, cmd.edge)
+        if rule_id is not None:
+            raise reject(rule_id, f"no road may be built on {name}")
     return [RoadBuilt(seat=cmd.seat, edge=cmd.edge, free=True)]
 
 

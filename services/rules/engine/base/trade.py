@@ -135,6 +135,11 @@ def deal_terms(trade: Trade, partner: int) -> tuple[list[int], list[int]] | None
     return None
 
 
+def both_hold(state: State, proposer: int, partner: int, give: list[int], get: list[int]) -> bool:
+    me, other = state.players[proposer].hand, state.players[partner].hand
+    return all(give[i] <= me[i] and get[i] <= other[i] for i in range(5))
+
+
 def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     trade = state.trade
@@ -143,9 +148,8 @@ def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
     if terms is None:
         raise reject("base.trade.partner_not_accepted", f"seat {cmd.partner} has not accepted")
     give, get = terms
-    me, other = state.players[cmd.seat].hand, state.players[cmd.partner].hand
-    if any(give[i] > me[i] for i in range(5)) or any(get[i] > other[i] for i in range(5)):
-        raise reject("base.trade.not_held", "one side no longer holds the cards")
+    if not both_hold(state, cmd.seat, cmd.partner, give, get):
+        raise reject("base.trade.not_held", "one side does not hold the cards")
     return [
         TradeCompleted(
             seat=cmd.seat,
@@ -201,9 +205,11 @@ def prompt_trade(state: State) -> list[Prompt]:
     assert trade is not None
     proposer = trade.proposer
     closing: list[Command] = [CancelTrade(seat=proposer)]
-    closing += [
-        ConfirmTrade(seat=proposer, partner=s) for s in trade.to if deal_terms(trade, s) is not None
-    ]
+    # Only deals both sides can pay for: a counter may ask for cards the proposer lacks.
+    for s in trade.to:
+        terms = deal_terms(trade, s)
+        if terms is not None and both_hold(state, proposer, s, *terms):
+            closing.append(ConfirmTrade(seat=proposer, partner=s))
     prompts = [Prompt(seat=proposer, stage=TRADE, options=closing, default=closing[0])]
     for s in trade.to:
         if s in trade.answers:
@@ -218,6 +224,18 @@ def prompt_trade(state: State) -> list[Prompt]:
     return prompts
 
 
+ANSWERS = (AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade, CancelTrade)
+
+
+def trade_refusal(state: State, cmd: Command) -> str | None:
+    """One offer is open at a time, and only an open offer can be answered or closed."""
+    if isinstance(cmd, ProposeTrade) and state.trade is not None:
+        return "base.trade.already_open"
+    if isinstance(cmd, ANSWERS) and state.trade is None:
+        return "base.trade.none_open"
+    return None
+
+
 def install(rules: Ruleset) -> None:
     rules.handlers[MaritimeTrade] = maritime
     rules.handlers[ProposeTrade] = propose
@@ -227,7 +245,8 @@ def install(rules: Ruleset) -> None:
     rules.handlers[ConfirmTrade] = confirm
     rules.handlers[CancelTrade] = cancel
     rules.allow(MAIN, MaritimeTrade, ProposeTrade)
-    rules.allow(TRADE, AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade, CancelTrade)
+    rules.allow(TRADE, *ANSWERS)
+    rules.phase_refusal.append(trade_refusal)
     rules.extra_options.append(maritime_options)
     rules.prompters[TRADE] = prompt_trade
     rules.evolvers[MaritimeTraded] = evolve_maritime

@@ -54,6 +54,7 @@ def base_production(state: State, total: int) -> list[list[int]]:
     owner = state.vertex_owner
     level = state.vertex_level
     gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
+    n = state.n  # owners beyond the seats (neutral pieces) never produce
     for h in board.number_hexes.get(total, ()):
         if h == state.robber:
             continue
@@ -62,7 +63,7 @@ def base_production(state: State, total: int) -> list[list[int]]:
             continue
         for v in topo.hex_vertices[h]:
             o = owner[v]
-            if o >= 0:
+            if 0 <= o < n:
                 gains[o][r] += level[v]
     return gains
 
@@ -98,7 +99,7 @@ def produce(state: State, total: int) -> list[Event]:
 
 
 def seven(state: State) -> list[Event]:
-    counts = tuple(p.cards // 2 if p.cards > 7 else 0 for p in state.players)
+    counts = tuple(p.cards // 2 if p.cards > 7 else 0 for p in state.players[: state.n])
     if any(counts):
         return [DiscardRequired(counts=counts)]
     return []
@@ -128,7 +129,7 @@ def base_robber_hexes(state: State, seat: int) -> list[int]:
 def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
     owner = state.vertex_owner
     found = {owner[v] for v in state.board.topo.hex_vertices[hex_id]}
-    return sorted(o for o in found if o != NO_ONE and o != seat)
+    return sorted(o for o in found if 0 <= o < state.n and o != seat)  # seats only
 
 
 def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
@@ -143,17 +144,28 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
             raise reject("base.robber.same_hex", "the robber must move to another hex")
         if not topo.hex_is_land[h]:
             raise reject("base.robber.not_land", f"{state.board.hex_name(h)} is not land")
-        raise reject("base.robber.hex", f"the robber may not go to {state.board.hex_name(h)}")
+        rule_id = robber_refusal(state, cmd.seat, h, None) or "base.robber.hex"
+        raise reject(rule_id, f"the robber may not go to {state.board.hex_name(h)}")
     victims = state.rules.robber_victims(state, cmd.seat, h)
     if cmd.victim is None:
         if victims:
             raise reject("base.robber.victim", "choose whom to rob: " + ", ".join(map(str, victims)))
     elif cmd.victim not in victims:
-        raise reject("base.robber.victim", f"seat {cmd.victim} cannot be robbed at that hex")
+        rule_id = robber_refusal(state, cmd.seat, h, cmd.victim) or "base.robber.victim"
+        raise reject(rule_id, f"seat {cmd.victim} cannot be robbed at that hex")
     events: list[Event] = [RobberMoved(seat=cmd.seat, hex=h, victim=cmd.victim)]
     if cmd.victim is not None:
         events.extend(steal(state, cmd.seat, cmd.victim, dealer))
     return events
+
+
+def robber_refusal(state: State, seat: int, h: int, victim: int | None) -> str | None:
+    """The module rule that refuses this robber move, if a module explains it."""
+    for explain in state.rules.robber_refusal:
+        rule_id = explain(state, seat, h, victim)
+        if rule_id is not None:
+            return rule_id
+    return None
 
 
 def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
@@ -163,6 +175,17 @@ def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
         return []
     resource = dealer.pick(f"steal:{state.steals}", RESOURCES, hand)
     return [CardStolen(thief=thief, victim=victim, resource=resource, n=state.steals)]
+
+
+def roll_refusal(state: State, cmd: Command) -> str | None:
+    """The active seat rolls once, at the start of its turn, before trading or building (§1.4)."""
+    if cmd.seat != state.current:
+        return None
+    if isinstance(cmd, RollDice):
+        return "base.roll.already" if state.rolled else None
+    if state.phase == ROLL and type(cmd) in state.rules.phase_commands.get(MAIN, ()):
+        return "base.roll.required"
+    return None
 
 
 # --- end of turn ----------------------------------------------------------------------------
@@ -200,7 +223,12 @@ def after_number(state: State, total: int) -> None:
         state.phase = ROBBER
         state.robber_from = "seven"
     else:
-        state.phase = MAIN
+        state.rules.roll_resolved(state)
+
+
+def base_roll_resolved(state: State) -> None:
+    """A roll's production (or a 7's discards and robber) is done: on to trade and build."""
+    state.phase = MAIN
 
 
 def evolve_produced(state: State, e: ResourcesProduced) -> None:
@@ -227,7 +255,10 @@ def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
 
 def evolve_robber(state: State, e: RobberMoved) -> None:
     state.robber = e.hex
-    state.phase = MAIN if state.rolled else ROLL
+    if state.robber_from == "seven":
+        state.rules.roll_resolved(state)
+    else:
+        state.phase = MAIN if state.rolled else ROLL
 
 
 def evolve_stolen(state: State, e: CardStolen) -> None:
@@ -305,6 +336,7 @@ def prompt_robber(state: State) -> list[Prompt]:
 def install(rules: Ruleset) -> None:
     rules.roll = base_roll
     rules.resolve_number = base_resolve_number
+    rules.roll_resolved = base_roll_resolved
     rules.production = base_production
     rules.robber_hexes = base_robber_hexes
     rules.robber_victims = base_robber_victims
@@ -316,6 +348,7 @@ def install(rules: Ruleset) -> None:
     rules.allow(DISCARD, DiscardResources)
     rules.allow(ROBBER, MoveRobber)
     rules.allow(MAIN, EndTurn)
+    rules.phase_refusal.append(roll_refusal)
     rules.prompters[DISCARD] = prompt_discard
     rules.prompters[ROBBER] = prompt_robber
     rules.evolvers[DiceRolled] = evolve_dice

@@ -1,0 +1,108 @@
+"""`hexlog bench e2e`: games with random bots through the real service (Redis, rules service
+and bot workers as separate processes), and the rates a user feels: accepted commands per
+second, games per minute, and command→event latency (from the bot's XADD to the commit of the
+events, measured by the rules service)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from redis.asyncio import Redis
+
+from events.requests import CreateGame
+from services.cli.main import modules_from
+from services.client import Client, new_id
+from services.rules.protocol import latency_key
+from services.runtime import processes
+from services.runtime.valkey import redis_url_from_env_or_embedded
+from services.store.keys import PARTITIONS, feed_key, game_keys
+
+
+def run(args: argparse.Namespace) -> int:
+    with redis_url_from_env_or_embedded(args.data_dir) as url:
+        procs = [processes.spawn(processes.hexlog_command("serve", "rules"), url)
+                 for _ in range(args.rules_workers)]
+        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"), url))
+        try:
+            result = asyncio.run(bench(url, args))
+        finally:
+            processes.stop(procs)
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
+async def feed_total(redis: Redis) -> int:
+    pipe = redis.pipeline(transaction=False)
+    for p in range(PARTITIONS):
+        pipe.xlen(feed_key(p))
+    return sum(await pipe.execute())
+
+
+async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    redis = Redis.from_url(url)
+    client = Client(redis)
+    await client.wait_for_rules()
+    await redis.delete(latency_key())
+    feed_before = await feed_total(redis)
+    sem = asyncio.Semaphore(args.concurrency)
+    done = 0
+    versions: list[int] = []
+    progress = sys.stderr.isatty() and not args.json
+    start = time.perf_counter()
+
+    async def one(i: int) -> None:
+        nonlocal done
+        async with sem:
+            game_id = new_id("bench")
+            await client.create_game(CreateGame(
+                command_id=new_id("create"), game_id=game_id, seats=4,
+                modules=modules_from(args), controllers=("bot:random",) * 4,
+                seed=f"e2e:{args.seed}:{i}".encode().hex(), turn_limit=1000, deadline_ms=10_000,
+            ))
+            meta_key = game_keys(game_id).meta
+            while (await redis.hget(meta_key, "status")) != b"finished":
+                await asyncio.sleep(0.05)
+            versions.append(int(await redis.hget(meta_key, "version") or 0))
+            done += 1
+            if progress:
+                rate = done / (time.perf_counter() - start) * 60
+                print(f"\r  {done}/{args.games} games, {rate:.1f} games/min", end="", file=sys.stderr)
+
+    await asyncio.gather(*(one(i) for i in range(args.games)))
+    elapsed = time.perf_counter() - start
+    if progress:
+        print(file=sys.stderr)
+    commands = await feed_total(redis) - feed_before - args.games  # minus the creations
+    lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
+    await redis.aclose()
+    return {
+        "games": args.games,
+        "concurrency": args.concurrency,
+        "rules_workers": args.rules_workers,
+        "commands": commands,
+        "events": sum(versions),
+        "seconds": elapsed,
+        "commands_per_s": commands / elapsed,
+        "games_per_min": args.games / elapsed * 60,
+        "latency_p50_ms": statistics.median(lat) if lat else 0.0,
+        "latency_p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0,
+        "latency_samples": len(lat),
+    }
+
+
+def format_result(r: dict[str, Any]) -> str:
+    return "\n".join([
+        f"e2e benchmark: {r['games']} games, {r['concurrency']} at once, random bots, "
+        f"{r['rules_workers']} rules worker(s), through Redis",
+        f"  accepted commands/s   {r['commands_per_s']:10.0f}",
+        f"  games/min             {r['games_per_min']:10.1f}",
+        f"  command→event p50     {r['latency_p50_ms']:10.2f} ms",
+        f"  command→event p99     {r['latency_p99_ms']:10.2f} ms",
+        f"  commands, events      {r['commands']:>10} {r['events']:>10}",
+    ])

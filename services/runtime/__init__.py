@@ -1,0 +1,1 @@
+"""Process runtime helpers: the embedded Valkey used when no external Redis is configured."""

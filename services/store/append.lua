@@ -1,0 +1,32 @@
+-- Append a batch of events to one game, atomically (DESIGN.md "Redis layout", notes §A.4).
+-- KEYS: 1 ev stream, 2 meta hash, 3 command outcome key, 4 partition feed
+-- ARGV: 1 expected version, 2 command id, 3 game id, 4 outcome to store (JSON),
+--       5 outcome TTL seconds, 6.. event payloads (one per event, in order)
+-- Returns {status, detail}:
+--   {'duplicate', stored outcome} the command already has an outcome; nothing written
+--   {'missing', '0'}              the game does not exist (no meta); nothing written
+--   {'conflict', version}         meta.version ~= expected; nothing written
+--   {'corrupt', last id}          the log's top id disagrees with meta.version; nothing written
+--   {'accepted', new version}
+-- Every check runs before the first write: a Lua error after a write does not roll back.
+local done = redis.call('GET', KEYS[3])
+if done then return {'duplicate', done} end
+
+local v = redis.call('HGET', KEYS[2], 'version')
+if not v then return {'missing', '0'} end
+v = tonumber(v)
+if v ~= tonumber(ARGV[1]) then return {'conflict', tostring(v)} end
+
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local top_id = '0-0'
+if #top > 0 then top_id = top[1][1] end
+if top_id ~= (v .. '-0') then return {'corrupt', top_id} end
+
+local n = #ARGV - 5
+for i = 1, n do
+  redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[5 + i], 'cmd', ARGV[2])
+end
+redis.call('HSET', KEYS[2], 'version', v + n)
+redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', ARGV[2])
+redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+return {'accepted', tostring(v + n)}

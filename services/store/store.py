@@ -1,0 +1,307 @@
+"""The event store: per-game append-only logs on Redis streams, with idempotent, versioned appends.
+
+Why this shape (DESIGN.md "Redis layout", notes §A.4): one Lua script per write does every check
+and every write of a commit in a single server step: refuse a command id that already has an
+outcome, compare the game version with the expected one (the CAS that lets any number of rules
+replicas consume any command), XADD the events with ids `<version>-0`, bump meta.version, write
+the partition feed entry and the command's outcome (TTL 7 days). The store never looks inside an
+event: payloads are bytes the caller encoded (msgspec JSON); it only stores them under
+`__data__`, the field FastStream's stream parser reads.
+
+The client must return bytes (`decode_responses=False`): events are bytes, not text.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar, cast
+
+import msgspec
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
+from redis.typing import EncodableT, FieldT
+
+from services.store.keys import COMMAND_TTL_SECONDS, GAMES_INDEX, cmd_key, game_keys
+from services.store.results import (
+    AppendResult,
+    CorruptLogError,
+    GameExistsError,
+    Loaded,
+    Snapshot,
+)
+from services.store.scripts import script
+
+S = TypeVar("S")
+FieldValue = str | bytes | int | float
+
+log = logging.getLogger(__name__)
+
+# Rulings and prompts are per-seat chatter, not the source of truth; cap them (approximately,
+# which is O(1)) so a client spamming bad commands cannot grow a key without bound.
+RULINGS_MAXLEN = 10_000
+PROMPTS_MAXLEN = 1_000
+
+
+class EventStore:
+    """Async event store over one `redis.asyncio.Redis` (a single server; see keys.py)."""
+
+    def __init__(self, redis: Redis) -> None:
+        if redis.connection_pool.connection_kwargs.get("decode_responses"):
+            raise ValueError(
+                "EventStore needs a client with decode_responses=False (events are bytes)"
+            )
+        self.redis = redis
+
+    # -- writes ----------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        game_id: str,
+        created_event: bytes,
+        meta: Mapping[str, FieldValue],
+        *,
+        command_id: str | None = None,
+        outcome: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Create meta (version 1 + `meta`) and event 1 atomically; GameExistsError if present.
+
+        With `command_id`, the creating command's `outcome` (default `{"status": "created"}`)
+        is stored in the same script, so a redelivered create gets the original outcome back
+        (returned) instead of GameExistsError. Returns the stored outcome, or None without one.
+        """
+        if "version" in meta:
+            raise ValueError("meta must not set 'version': the store owns it")
+        k = game_keys(game_id)
+        fields: dict[str, FieldValue] = {"created_at": datetime.now(UTC).isoformat(), **meta}
+        pairs: list[EncodableT] = [x for kv in fields.items() for x in kv]
+        keys = [k.ev, k.meta, k.feed]
+        body = b""
+        if command_id is not None:
+            keys.append(k.cmd(command_id))
+            body = msgspec.json.encode({"status": "created", "game": game_id, **(outcome or {})})
+        reply = await script("create_game").run(
+            self.redis,
+            keys,
+            [game_id, created_event, command_id or "", body, COMMAND_TTL_SECONDS, *pairs],
+        )
+        # The index is outside the game's slot, so it is written after the script; doing it on
+        # the other paths too heals a crash between the two.
+        await self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
+        if reply[0] == b"duplicate":
+            return _decode_outcome(reply[1])
+        if reply[0] != b"created":
+            raise GameExistsError(f"game {game_id!r} exists (version {int(reply[1])})")
+        return None if command_id is None else _decode_outcome(body)
+
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        command_id: str,
+        events: Sequence[bytes],
+        outcome_extra: bytes | None = None,
+    ) -> AppendResult:
+        """Append `events` after `expected_version`, once per `command_id` (see module doc).
+
+        `outcome_extra`, if given, must be one JSON value; it is stored in the outcome under
+        "extra" so a redelivered command gets it back unchanged.
+        """
+        if not events:
+            raise ValueError("append needs at least one event")
+        if expected_version < 0:
+            raise ValueError(f"expected_version must be >= 0, got {expected_version}")
+        k = game_keys(game_id)
+        first, last = expected_version + 1, expected_version + len(events)
+        outcome = _accepted_outcome(game_id, first, last, outcome_extra)
+        reply = await script("append").run(
+            self.redis,
+            [k.ev, k.meta, k.cmd(command_id), k.feed],
+            [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, *events],
+        )
+        status, detail = reply[0], reply[1]
+        if status == b"accepted":
+            return AppendResult("accepted", last, first, last, msgspec.json.decode(outcome))
+        if status == b"duplicate":
+            original = _decode_outcome(detail)
+            return AppendResult(
+                "duplicate",
+                version=int(original.get("to", 0)),
+                first=int(original.get("from", 0)),
+                last=int(original.get("to", 0)),
+                outcome=original,
+            )
+        if status == b"conflict":
+            return AppendResult("conflict", version=int(detail))
+        if status == b"missing":
+            return AppendResult("missing")
+        raise CorruptLogError(f"game {game_id!r}: log top is {detail!r}, meta disagrees")
+
+    async def record_outcome(
+        self, command_id: str, game_id: str, outcome: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Store a rejection for `command_id` unless it already has an outcome; return the one
+        that stands. First writer wins, so a redelivered or concurrently handled command always
+        gets the same answer, whether the other side accepted or rejected it."""
+        if outcome.get("status") == "accepted":
+            raise ValueError("accepted outcomes are written by append, atomically with the events")
+        body = msgspec.json.encode({"game": game_id, **outcome})
+        previous = await self.redis.set(
+            cmd_key(game_id, command_id), body, ex=COMMAND_TTL_SECONDS, nx=True, get=True
+        )
+        return _decode_outcome(previous if previous is not None else body)
+
+    async def get_outcome(self, command_id: str, game_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.get(cmd_key(game_id, command_id))
+        return None if raw is None else _decode_outcome(raw)
+
+    async def append_ruling(self, game_id: str, fields: Mapping[str, FieldValue]) -> str:
+        """Record a rejection in the game's rulings stream; returns the entry id."""
+        body: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
+        entry_id = await self.redis.xadd(
+            game_keys(game_id).rulings, body, maxlen=RULINGS_MAXLEN, approximate=True
+        )
+        return _text(entry_id)
+
+    async def publish_prompt(self, game_id: str, data: bytes) -> str:
+        """Add a prompt (encoded by the caller) to the game's prompt stream; returns its id."""
+        fields: dict[FieldT, EncodableT] = {"__data__": data}
+        entry_id = await self.redis.xadd(
+            game_keys(game_id).prompts, fields, maxlen=PROMPTS_MAXLEN, approximate=True
+        )
+        return _text(entry_id)
+
+    async def ensure_group(self, stream: str, group: str, start_id: str = "0") -> bool:
+        """Create `group` on `stream` (and the stream); True if created, False if it existed.
+        Run before any consumer starts: FastStream stops if its group is missing."""
+        try:
+            await self.redis.xgroup_create(stream, group, id=start_id, mkstream=True)
+        except ResponseError as e:
+            if "BUSYGROUP" in str(e):
+                return False
+            raise
+        return True
+
+    # -- reads -----------------------------------------------------------------------------------
+
+    async def read(
+        self, game_id: str, after_version: int = 0, count: int | None = None
+    ) -> list[tuple[int, bytes]]:
+        """Events with version > `after_version` (at most `count`), as (version, payload)."""
+        if after_version < 0:
+            raise ValueError(f"after_version must be >= 0, got {after_version}")
+        entries = await self.redis.xrange(
+            game_keys(game_id).ev, f"{after_version + 1}-0", "+", count=count
+        )
+        out: list[tuple[int, bytes]] = []
+        for entry_id, fields in entries or []:
+            version = int(_text(entry_id).split("-", 1)[0])
+            if fields is None or version != after_version + len(out) + 1:
+                raise CorruptLogError(f"game {game_id!r}: gap before version {version}")
+            out.append((version, cast(bytes, fields[b"__data__"])))
+        return out
+
+    async def version(self, game_id: str) -> int:
+        """The game's version (its last event), 0 if it does not exist."""
+        raw = await self.redis.hget(game_keys(game_id).meta, "version")
+        return 0 if raw is None else int(raw)
+
+    async def meta(self, game_id: str) -> dict[str, str] | None:
+        raw = await self.redis.hgetall(game_keys(game_id).meta)
+        if not raw:
+            return None
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def games(self) -> list[str]:
+        """All game ids, oldest first (from the global index)."""
+        return [_text(g) for g in await self.redis.zrange(GAMES_INDEX, 0, -1)]
+
+    # -- snapshots -------------------------------------------------------------------------------
+
+    async def save_snapshot(
+        self, game_id: str, version: int, schema: int, rules_version: str, state: bytes
+    ) -> bool:
+        """Cache `state` at `version`; False (nothing written) if that would go backwards or past
+        the log (only snap.version < version <= meta.version is written)."""
+        if version < 1:
+            raise ValueError(f"snapshot version must be >= 1, got {version}")
+        k = game_keys(game_id)
+        reply = await script("save_snapshot").run(
+            self.redis, [k.snap, k.meta], [version, schema, rules_version, state]
+        )
+        return bool(reply[0] == b"saved")
+
+    async def load_snapshot(self, game_id: str) -> Snapshot | None:
+        raw = await self.redis.hgetall(game_keys(game_id).snap)
+        if not raw:
+            return None
+        return Snapshot(
+            version=int(raw[b"version"]),
+            schema=int(raw[b"schema"]),
+            rules_version=_text(raw[b"rules_version"]),
+            state=cast(bytes, raw[b"state"]),
+        )
+
+    async def load_state(
+        self,
+        game_id: str,
+        *,
+        init: Callable[[bytes], S],
+        apply: Callable[[S, bytes], S],
+        snapshot_decode: Callable[[bytes], S] | None = None,
+        schema: int | None = None,
+        rules_version: str | None = None,
+    ) -> Loaded[S] | None:
+        """Fold a game: from a valid snapshot if there is one, else `init(event 1)`; then `apply`
+        each later event. None if the game has no events.
+
+        A snapshot is used only if `snapshot_decode` is given and its schema and rules_version
+        equal the given ones; any other snapshot (or one that fails to decode) is ignored, as a
+        cache should be. The store stays generic: it never imports the engine.
+        """
+        state: S | None = None
+        start = 0
+        if snapshot_decode is not None:
+            if schema is None or rules_version is None:
+                raise ValueError("snapshot_decode needs schema and rules_version to check against")
+            snap = await self.load_snapshot(game_id)
+            if snap is not None and snap.schema == schema and snap.rules_version == rules_version:
+                try:
+                    state, start = snapshot_decode(snap.state), snap.version
+                except Exception:  # a cache that does not decode is dropped, never fatal
+                    log.warning(
+                        "snapshot of %s at v%d does not decode; refolding", game_id, snap.version
+                    )
+        tail = await self.read(game_id, after_version=start)
+        version = tail[-1][0] if tail else start
+        if state is None:
+            if not tail:
+                return None
+            state, tail = init(tail[0][1]), tail[1:]
+        for _, payload in tail:
+            state = apply(state, payload)
+        return Loaded(state=state, version=version, snapshot_version=start)
+
+
+def _accepted_outcome(game_id: str, first: int, last: int, extra: bytes | None) -> bytes:
+    outcome: dict[str, Any] = {"status": "accepted", "game": game_id, "from": first, "to": last}
+    if extra is not None:
+        try:
+            msgspec.json.decode(extra)
+        except msgspec.DecodeError as e:
+            raise ValueError(f"outcome_extra must be one JSON value: {e}") from None
+        outcome["extra"] = msgspec.Raw(extra)
+    return msgspec.json.encode(outcome)
+
+
+def _decode_outcome(raw: Any) -> dict[str, Any]:
+    value = msgspec.json.decode(raw)
+    if not isinstance(value, dict):
+        raise CorruptLogError(f"command outcome is not a JSON object: {raw!r}")
+    return value
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
