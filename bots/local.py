@@ -46,12 +46,13 @@ def play(
     benchmark turns it off to measure the engine alone."""
     state = initial_state(created)
     game = LocalGame(state=state, log=[created] if keep_log else [])
+    decisions = 0
     while not state.finished:
         prompts = pending(state)
-        prompt = next_prompt(state, prompts)
+        prompt = prompts[0] if len(prompts) == 1 else next_prompt(state, prompts)
         bot = bots[prompt.seat]
         if deterministic:
-            reseed(bot, state.game_id, prompt.seat, state.version)
+            reseed(bot, created.seed_sha256, prompt.seat, state.version)
         seen = view(state, prompt.seat) if bot.needs_view else None
         command = bot.choose(seen, prompt)
         events = decide(state, command, dealer)
@@ -59,7 +60,9 @@ def play(
             evolve(state, e)
         if keep_log:
             game.log.extend(events)
-        game.decisions += 1
-        if game.decisions >= max_decisions:
+        decisions += 1
+        if decisions >= max_decisions:
+            game.decisions = decisions
             raise RuntimeError(f"game {state.game_id} did not end in {max_decisions} decisions")
+    game.decisions = decisions
     return game

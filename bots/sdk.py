@@ -41,15 +41,17 @@ def discard_command(seat: int, resources: Bundle) -> DiscardResources:
 BotFactory = Callable[[int], Bot]  # seed -> bot
 
 
-def decision_seed(game_id: str, seat: int, version: int) -> int:
-    """The seed a deterministic bot uses for one decision. Derived from where the decision is,
-    not from how many decisions a process made before, so a game played by bot workers over
-    Redis, in any order and by any worker, equals the same game played in-process."""
-    digest = hashlib.sha256(f"{game_id}|{seat}|{version}".encode()).digest()
+def decision_seed(game_seed: str, seat: int, version: int) -> int:
+    """The seed a deterministic bot uses for one decision. Derived from where the decision is
+    (the game's public seed commitment `seed_sha256`, the seat, the version), not from how
+    many decisions a process made before: a game played by bot workers over Redis, in any
+    order and by any worker, equals the same game played in-process, and the same tournament
+    seed gives the same games whatever the game ids are."""
+    digest = hashlib.sha256(f"{game_seed}|{seat}|{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def reseed(bot: Bot, game_id: str, seat: int, version: int) -> None:
+def reseed(bot: Bot, game_seed: str, seat: int, version: int) -> None:
     rng = getattr(bot, "rng", None)
     if isinstance(rng, random.Random):
-        rng.seed(decision_seed(game_id, seat, version))
+        rng.seed(decision_seed(game_seed, seat, version))

@@ -2,6 +2,7 @@
 
 Protocol (any language can speak it): read entries from `hexlog:prompts:bot:<pool>` with
 XREADGROUP (group `workers`); each has `game`, `seat`, `version`, `deadline`, `credential`,
+`seed_sha256` (the public seed commitment, to seed a deterministic bot per decision),
 `prompt` (JSON `Prompt`) and `view` (JSON `View`). Answer by XADD to the game's partition
 command stream `hexlog:{p}:cmds` with `__data__` = a JSON `CommandEnvelope` whose
 `expected_version` is the prompt's version, then XACK the prompt.
@@ -31,14 +32,17 @@ from services.rules.protocol import (
     DATA,
     PROMPT_GROUP,
     SENT,
-    SERVICE_TTL_S,
-    heartbeat_key,
+    beat,
+    leave,
     pool_key,
     prompts_key,
+    stop_on_sigterm,
 )
 from services.store.keys import commands_key, partition
 
 log = structlog.get_logger("hexlog.bots")
+CLAIM_EVERY_S = 2.0
+ORPHAN_IDLE_MS = 3_000
 
 
 async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
@@ -67,16 +71,29 @@ class BotWorker:
     async def run(self, stop: asyncio.Event | None = None) -> None:
         await ensure_groups(self.redis, self.pools)
         streams = {key: ">" for key in self.keys}
-        beat = 0.0
+        last_beat = 0.0
+        claimed = 0.0
         while stop is None or not stop.is_set():
-            if time.monotonic() - beat > 1.0:
-                beat = time.monotonic()
+            if time.monotonic() - last_beat > 1.0:
+                last_beat = time.monotonic()
                 for pool in self.pools:
-                    await self.redis.set(heartbeat_key("bots", f"{pool}:{self.consumer}"), "1",
-                                         ex=SERVICE_TTL_S)
+                    await beat(self.redis, f"bots:{pool}", self.consumer)
+            if time.monotonic() - claimed > CLAIM_EVERY_S:
+                claimed = time.monotonic()
+                await self.claim_orphans()
             reply = await self.redis.xreadgroup(PROMPT_GROUP, self.consumer, streams, count=64, block=100)
             for stream, entries in reply or []:
                 key = stream.decode() if isinstance(stream, bytes) else stream
+                await self.answer_all(key, entries)
+
+    async def claim_orphans(self) -> None:
+        """Answer prompts a dead worker of our pools had read but not answered (XAUTOCLAIM):
+        without this they would wait for their deadline and get the default move."""
+        for key in self.keys:
+            reply = await self.redis.xautoclaim(key, PROMPT_GROUP, self.consumer, ORPHAN_IDLE_MS,
+                                                start_id="0-0", count=100)
+            entries = [(i, f) for i, f in reply[1] if f is not None]
+            if entries:
                 await self.answer_all(key, entries)
 
     async def answer_all(self, key: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
@@ -101,7 +118,7 @@ class BotWorker:
             seen = self.codec.decode_view(fields[b"view"]) if b"view" in fields else None
             if bot.needs_view and seen is None:
                 raise ValueError("this bot needs a view and the prompt has none")
-            reseed(bot, game_id, seat, version)
+            reseed(bot, fields.get(b"seed_sha256", game_id.encode()).decode(), seat, version)
             command = bot.choose(seen, prompt)
         except Exception:
             log.exception("bot could not answer a prompt", pool=pool)
@@ -121,9 +138,12 @@ class BotWorker:
 def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:
     async def main() -> None:
         redis = Redis.from_url(url)
+        worker = BotWorker(redis, pools, consumer)
         try:
-            await BotWorker(redis, pools, consumer).run()
+            await worker.run(stop_on_sigterm())
         finally:
+            for pool in worker.pools:
+                await leave(redis, f"bots:{pool}", worker.consumer)
             await redis.aclose()
 
     asyncio.run(main())

@@ -208,6 +208,17 @@ class TradeCancelled(Event, frozen=True, kw_only=True):
     seat: int
 
 
+# --- the table ------------------------------------------------------------------------------
+
+
+class SeatForfeited(Event, frozen=True, kw_only=True):
+    """A seat's controller left the game for good (a bot that disconnected): from here on the
+    rules service plays the seat's default moves at once, and rankings put it last."""
+
+    seat: int
+    reason: str
+
+
 # --- end ------------------------------------------------------------------------------------
 
 

@@ -28,3 +28,13 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     # Decision deadline per prompt, in milliseconds (0: the service default).
     deadline_ms: int = 0
     tournament: str = ""
+    tournament_index: int = -1
+
+
+class ForfeitSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An organiser's request: the seat's controller is gone for good (kind=forfeit)."""
+
+    command_id: str
+    game_id: str
+    seat: int
+    reason: str = "disconnected"

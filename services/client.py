@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 from events.codec import codec
 from events.envelope import CommandEnvelope, EventEnvelope
 from events.requests import CreateGame
-from services.rules.protocol import DATA, KIND, SENT, heartbeat_key
+from services.rules.protocol import DATA, KIND, SENT, is_alive
 from services.store import EventStore
 from services.store.keys import commands_key, game_keys, partition
 
@@ -33,8 +33,7 @@ class Client:
         self.codec = codec()
 
     async def rules_alive(self) -> bool:
-        keys = [k async for k in self.redis.scan_iter(match=heartbeat_key("rules", "*"), count=100)]
-        return bool(keys)
+        return await is_alive(self.redis, "rules")
 
     async def wait_for_rules(self, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout

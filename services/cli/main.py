@@ -40,19 +40,15 @@ def add_rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
-    rows = sorted(MODULES.values(), key=lambda m: (m.kind, m.name))
+    """Scenarios and variants, each with its description, seats, what it combines with and
+    what it refuses (and why): services/cli/rulesets.py."""
+    from services.cli.rulesets import describe, format_rulesets
+
     if args.json:
-        print(json.dumps([
-            {"name": m.name, "kind": m.kind, "description": m.description,
-             "seats": list(m.seats), "conflicts": m.conflicts}
-            for m in rows
-        ], indent=2))
+        rows = sorted(MODULES.values(), key=lambda m: (m.kind, m.name))
+        print(json.dumps([describe(m) for m in rows], indent=2))
         return 0
-    print("base       the base game (RULES.md §1); always on")
-    for m in rows:
-        print(f"{m.name:<22} {m.kind:<9} {m.description}")
-        for other, reason in sorted(m.conflicts.items()):
-            print(f"{'':<32}not with {other}: {reason}")
+    print(format_rulesets())
     return 0
 
 
@@ -107,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _more_commands() -> list:  # type: ignore[type-arg]
     """Subcommands that live in their own modules (service, tournament, replay, …)."""
-    from services.cli import play, registry  # noqa: F401  (each module registers its commands)
+    from services.cli import play, registry, tournament  # noqa: F401  (each registers its commands)
 
     return registry.COMMANDS
 

@@ -19,9 +19,9 @@ from events.requests import CreateGame
 from services.cli.main import add_rules_options, modules_from
 from services.cli.registry import COMMANDS
 from services.client import Client, ServiceError, new_id
-from services.rules.engine import evolve, initial_state
+from services.rules.engine import RulesetError, evolve, initial_state
 from services.rules.engine.state import State
-from services.rules.protocol import heartbeat_key
+from services.rules.protocol import is_alive
 from services.runtime import processes
 from services.runtime.logging import configure
 from services.runtime.valkey import redis_url_from_env_or_embedded
@@ -53,25 +53,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # --- local services for one command ---------------------------------------------------------
 
 
-async def _alive(url: str, service: str, name: str = "*") -> bool:
+async def _alive(url: str, service: str) -> bool:
     redis = Redis.from_url(url)
     try:
-        async for _ in redis.scan_iter(match=heartbeat_key(service, name), count=100):
-            return True
-        return False
+        return await is_alive(redis, service)
     finally:
         await redis.aclose()
 
 
 @contextmanager
-def services_running(url: str, pools: Sequence[str]) -> Iterator[list[str]]:
+def services_running(url: str, pools: Sequence[str], projections: bool = False) -> Iterator[list[str]]:
     """Attach to a running rules service and bot workers, or start them for this command."""
     procs = []
     started: list[str] = []
     if not asyncio.run(_alive(url, "rules")):
         procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), url))
         started.append("rules")
-    missing = [p for p in pools if not asyncio.run(_alive(url, "bots", f"{p}:*"))]
+    if projections and not asyncio.run(_alive(url, "projections")):
+        procs.append(processes.spawn(processes.hexlog_command("serve", "projections"), url))
+        started.append("projections")
+    missing = [p for p in pools if not asyncio.run(_alive(url, f"bots:{p}"))]
     if missing:
         procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(missing)), url))
         started.append("bots:" + ",".join(missing))
@@ -84,9 +85,32 @@ def services_running(url: str, pools: Sequence[str]) -> Iterator[list[str]]:
 # --- play -----------------------------------------------------------------------------------
 
 
+def play_bots(args: argparse.Namespace) -> list[str]:
+    """The bot of each seat. Without --bots: the default bots for the most seats the chosen
+    modules allow (2 with catan-for-two, else 4). Raises RulesetError (with the reason) for
+    modules that cannot be played together or with that many seats — before anything starts."""
+    from services.cli.rulesets import DEFAULT_BOTS as BY_SEATS
+    from services.cli.rulesets import check_rules, default_seats
+
+    specs = modules_from(args)
+    text = args.bots if args.bots is not None else BY_SEATS[default_seats(specs)]
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    try:
+        check_rules(specs, len(bots))
+    except RulesetError as exc:
+        if args.bots is not None and "seats" in str(exc):
+            raise RulesetError(f"{exc} (--bots names one bot per seat)") from exc
+        raise
+    return bots
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     configure(args.log_level)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        bots = play_bots(args)
+    except RulesetError as exc:
+        print(f"hexlog: {exc}", file=sys.stderr)
+        return 2
     try:
         from bots.registry import SHIPPED
 
@@ -175,7 +199,7 @@ def summary(state: State, events: int, game_id: str, bots: list[str]) -> dict[st
             {"seat": p.seat, "bot": bots[p.seat], "vp": scores[p.seat], "settlements": len(p.settlements),
              "cities": len(p.cities), "roads": len(p.roads), "knights": p.knights,
              "longest_road": state.longest_holder == p.seat, "largest_army": state.army_holder == p.seat}
-            for p in state.players
+            for p in state.players[: state.n]  # seats only (catan-for-two's neutrals are not players)
         ],
     }
 
@@ -221,8 +245,9 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play one game with bots through Redis and print the result")
-    p.add_argument("--bots", default=DEFAULT_BOTS,
-                   help=f"one shipped bot per seat, comma-separated (default {DEFAULT_BOTS})")
+    p.add_argument("--bots", default=None,
+                   help=f"one shipped bot per seat, comma-separated (default {DEFAULT_BOTS}; "
+                        "random,heuristic when a module is played with 2 seats only)")
     p.add_argument("--seed", default="", help="the game's secret seed (default: random)")
     p.add_argument("--game-id", default="", help="default: a new random id")
     p.add_argument("--deadline-ms", type=int, default=10_000, help="decision deadline per prompt")

@@ -1,0 +1,1 @@
+"""Read models rebuilt from the log: game summaries and tournament standings."""

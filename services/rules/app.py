@@ -20,7 +20,7 @@ from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio import Redis
 
-from services.rules.protocol import SERVICE_TTL_S, heartbeat_key
+from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
 from services.store.keys import PARTITIONS, RULES_GROUP, commands_key
 
@@ -91,6 +91,7 @@ def build_app(
 
     @app.after_startup
     async def start_background() -> None:
+        tasks.append(asyncio.create_task(service.reprompt_live_games()))
         tasks.append(asyncio.create_task(_every(tick_s, service.enforce_deadlines)))
         tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
         tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
@@ -104,7 +105,7 @@ def build_app(
             t.cancel()
         # Let them end before their connection closes (else they log a spurious failure).
         await asyncio.gather(*tasks, return_exceptions=True)
-        await redis.delete(heartbeat_key("rules", name))
+        await leave(redis, "rules", name)
         await redis.aclose()
 
     return app
@@ -124,7 +125,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
 
 
 async def _heartbeat(redis: Redis, name: str) -> int:
-    await redis.set(heartbeat_key("rules", name), "1", ex=SERVICE_TTL_S)
+    await beat(redis, "rules", name)
     return 0
 
 

@@ -8,6 +8,11 @@ another language can follow `docs`/this file exactly.
 
 from __future__ import annotations
 
+import asyncio
+import signal
+
+from redis.asyncio import Redis
+
 from services.store.keys import PREFIX, tag
 
 # Fields of a command stream entry.
@@ -16,7 +21,7 @@ KIND = "kind"  # "move" (default) or "create"
 SENT = "sent"  # sender's wall clock (seconds, float) for command→event latency
 
 PROMPT_GROUP = "workers"
-SERVICE_TTL_S = 5
+SERVICE_TTL_S = 3
 
 
 def prompts_key(controller: str) -> str:
@@ -40,4 +45,42 @@ def latency_key() -> str:
 
 
 def heartbeat_key(service: str, name: str) -> str:
+    """One instance's heartbeat (for operators: who is running)."""
     return f"{PREFIX}:svc:{service}:{name}"
+
+
+def alive_key(service: str) -> str:
+    """Set by every instance of a service ("rules", "projections", "bots:<pool>"): whether
+    any is alive is one EXISTS, never a scan of the key space."""
+    return f"{PREFIX}:alive:{service}"
+
+
+async def beat(redis: Redis, service: str, name: str) -> None:
+    pipe = redis.pipeline(transaction=False)
+    pipe.set(heartbeat_key(service, name), "1", ex=SERVICE_TTL_S)
+    pipe.set(alive_key(service), name, ex=SERVICE_TTL_S)
+    await pipe.execute()
+
+
+async def leave(redis: Redis, service: str, name: str) -> None:
+    """Clear our heartbeat on a clean exit, so the next command does not wait for a TTL to
+    learn that nobody serves any more (the alive key only if we were its last writer)."""
+    pipe = redis.pipeline(transaction=False)
+    pipe.delete(heartbeat_key(service, name))
+    pipe.get(alive_key(service))
+    _, holder = await pipe.execute()
+    if holder is not None and holder.decode() == name:
+        await redis.delete(alive_key(service))
+
+
+def stop_on_sigterm() -> asyncio.Event:
+    """An event set by SIGTERM/SIGINT, so a service loop can end and clean up."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def is_alive(redis: Redis, service: str) -> bool:
+    return bool(await redis.exists(alive_key(service)))

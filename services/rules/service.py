@@ -29,8 +29,8 @@ from redis.asyncio import Redis
 from bots.local import next_prompt
 from events.codec import CodecError, codec
 from events.envelope import CommandEnvelope, EventEnvelope
-from events.events import Event
-from events.requests import CreateGame
+from events.events import Event, SeatForfeited
+from events.requests import CreateGame, ForfeitSeat
 from services.rules.engine import (
     RULES_VERSION,
     Rejected,
@@ -74,6 +74,7 @@ register(
         "service.game.unknown": "A command must name an existing game.",
         "service.create.invalid": "A game is created with a valid ruleset, seats and controllers.",
         "service.create.exists": "A game id is used once.",
+        "service.forfeit.invalid": "A forfeit names a seat of a game still in progress.",
         "service.dead_letter": "A command that cannot be processed after several deliveries is set aside.",
     }
 )
@@ -85,11 +86,12 @@ FAULT = os.environ.get("HEXLOG_FAULT", "")
 
 
 def _fault(point: str) -> None:
-    if FAULT == point:
+    if point == FAULT:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
 DEFAULT_DEADLINE_MS = 30_000
+FORFEIT = "forfeit"  # the controller of a seat whose bot has left for good
 SNAPSHOT_EVERY = 100
 MAX_CONFLICT_RETRIES = 3
 LATENCY_SAMPLES = 100_000
@@ -125,6 +127,27 @@ class RulesService:
         for p in self.partitions:
             await self.store.ensure_group(commands_key(p), RULES_GROUP)
 
+    async def reprompt_live_games(self) -> int:
+        """Prompt again every live game of our partitions. After a crash between an append
+        and its prompt nobody would be asked to move; a prompt sent twice is harmless (the
+        answers share a command id). Returns how many games were prompted."""
+        count = 0
+        for game_id in await self.store.games():
+            if partition(game_id) not in self.partitions:
+                continue
+            meta = await self.store.meta(game_id)
+            if not meta or meta.get("status") != "live":
+                continue
+            slot = await self.slot(game_id)
+            if slot is None:
+                continue
+            async with slot.lock:
+                await self.prompt(slot)
+                while (move := self.forfeited_move(slot)) is not None:
+                    await self._apply(slot, move, 0.0)
+            count += 1
+        return count
+
     async def handle_batch(self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]]) -> None:
         for entry_id, fields in zip(ids, entries, strict=True):
             await self.handle_entry(stream, entry_id, fields)
@@ -142,6 +165,8 @@ class RulesService:
             sent = _float(fields.get(SENT.encode()))
             if kind == b"create":
                 await self.create(stream, entry_id, fields, data)
+            elif kind == b"forfeit":
+                await self.forfeit(stream, entry_id, fields, data)
             elif kind == b"move":
                 await self.move(stream, entry_id, fields, data, sent)
             else:
@@ -179,6 +204,29 @@ class RulesService:
             await self.apply(slot, env, sent)
 
     async def apply(self, slot: GameSlot, env: CommandEnvelope, sent: float) -> None:
+        """Decide and append one command, then any default moves owed by forfeited seats
+        (caller holds the slot lock)."""
+        await self._apply(slot, env, sent)
+        while (move := self.forfeited_move(slot)) is not None:
+            await self._apply(slot, move, 0.0)
+
+    def forfeited_move(self, slot: GameSlot) -> CommandEnvelope | None:
+        """The default move of a forfeited seat, if one must act now."""
+        state = slot.state
+        if state.finished:
+            return None
+        prompts = pending(state)
+        if not prompts:
+            return None
+        p = next_prompt(state, prompts)
+        if slot.controllers[p.seat] != FORFEIT:
+            return None
+        return CommandEnvelope(
+            command_id=f"forfeit:{slot.game_id}:{state.version}:{p.seat}", game_id=slot.game_id,
+            credential="", expected_version=state.version, command=p.default, default=True,
+        )
+
+    async def _apply(self, slot: GameSlot, env: CommandEnvelope, sent: float) -> None:
         """Decide and append one command (caller holds the slot lock).
 
         A redelivered command needs no lookup on the hot path: if it was accepted, the append
@@ -319,6 +367,7 @@ class RulesService:
             "bot_secrets": json.dumps(bot_secrets),
             "deadline_ms": req.deadline_ms or self.default_deadline_ms,
             "tournament": req.tournament,
+            "tournament_index": req.tournament_index,
         }
         try:
             await self.store.create_game(req.game_id, self.codec.encode(envelope), meta)
@@ -333,6 +382,32 @@ class RulesService:
         async with slot.lock:
             await self.prompt(slot)
         log.info("game created", game_id=req.game_id, seats=req.seats, ruleset=req.ruleset)
+
+    async def forfeit(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes) -> None:
+        """An organiser says a seat's controller is gone: record it, then play its defaults."""
+        try:
+            req = msgspec.json.decode(data, type=ForfeitSeat)
+        except msgspec.DecodeError as exc:
+            await self.dead_letter(stream, entry_id, fields, f"invalid forfeit request: {exc}")
+            return
+        slot = await self.slot(req.game_id)
+        if slot is None:
+            await self.record_rejection(req.game_id, req.command_id, -1, req.seat,
+                                        "service.game.unknown", f"no game {req.game_id!r}")
+            return
+        async with slot.lock:
+            if await self.store.get_outcome(req.command_id, req.game_id) is not None:
+                return
+            if not 0 <= req.seat < slot.state.n or slot.state.finished:
+                await self.record_rejection(req.game_id, req.command_id, slot.version, req.seat,
+                                            "service.forfeit.invalid", "no such seat, or the game is over")
+                return
+            slot.controllers[req.seat] = FORFEIT
+            await self.redis.hset(game_keys(req.game_id).meta, "controllers", json.dumps(slot.controllers))
+            event = SeatForfeited(seat=req.seat, reason=req.reason)
+            if await self.commit(slot, req.command_id, [event], 0.0):
+                while (move := self.forfeited_move(slot)) is not None:
+                    await self._apply(slot, move, 0.0)
 
     async def slot(self, game_id: str) -> GameSlot | None:
         slot = self.slots.get(game_id)
@@ -372,6 +447,13 @@ class RulesService:
             return
         p = next_prompt(state, prompts)
         controller = slot.controllers[p.seat]
+        key = deadlines_key(partition(slot.game_id))
+        if controller == FORFEIT:  # its move is played at once (see `apply`)
+            if slot.prompted:
+                pipe.zrem(key, slot.prompted)
+            slot.prompted = ""
+            await pipe.execute()
+            return
         deadline = int(time.time() * 1000) + slot.deadline_ms
         body = {
             "game": slot.game_id,
@@ -380,11 +462,11 @@ class RulesService:
             "deadline": deadline,
             "credential": slot.secrets[p.seat] if p.seat < len(slot.secrets) else "",
             "prompt": self.codec.encode(p),
+            "seed_sha256": slot.created.seed_sha256,  # public; seeds deterministic bots
         }
         if await self.wants_view(controller):
             body["view"] = self.codec.encode(view(state, p.seat))
         member = f"{slot.game_id}|{state.version}|{p.seat}"
-        key = deadlines_key(partition(slot.game_id))
         pipe.xadd(prompts_key(controller), body, maxlen=10_000, approximate=True)
         if slot.prompted:
             pipe.zrem(key, slot.prompted)  # that prompt was answered: its deadline is moot

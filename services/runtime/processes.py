@@ -11,6 +11,8 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -21,16 +23,32 @@ def hexlog_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli.main", *args]
 
 
+LOG_DIR = Path(os.environ.get("HEXLOG_LOG_DIR", ".hexlog/logs"))
+
+
 def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:
+    """Start a child service. A quiet child logs (JSON lines, level info) to a file under
+    `$HEXLOG_LOG_DIR` (default .hexlog/logs/), named after the service: when a command fails,
+    that is where to look."""
     env = dict(os.environ, REDIS_URL=url)
-    return subprocess.Popen(
-        list(args),
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL if quiet else None,
-        stderr=subprocess.DEVNULL if quiet else None,
-        start_new_session=True,
-    )
+    out: Any = None
+    if quiet:
+        LOG_DIR.mkdir(parents=True, exist_ok=True)
+        name = "-".join(a for a in args[3:5] if not a.startswith("-")) or "hexlog"
+        out = (LOG_DIR / f"{name}.log").open("ab")
+        env.setdefault("HEXLOG_LOG_LEVEL", "info")
+    try:
+        return subprocess.Popen(
+            list(args),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+    finally:
+        if out is not None:
+            out.close()
 
 
 def stop(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 5.0) -> None:

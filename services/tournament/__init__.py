@@ -1,0 +1,1 @@
+"""Bot tournaments: fair pods, every seat rotation on one seed (duplicate format), ratings."""

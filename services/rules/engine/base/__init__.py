@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from services.rules.engine.base import building, devcards, prompts, scoring, setup, trade, turn
+from services.rules.engine.base import (
+    building,
+    devcards,
+    prompts,
+    scoring,
+    setup,
+    table,
+    trade,
+    turn,
+)
 from services.rules.engine.ruleset import Ruleset
 
 
 def install(rules: Ruleset) -> None:
-    for area in (setup, building, turn, devcards, trade, scoring, prompts):
+    for area in (setup, building, turn, devcards, trade, scoring, prompts, table):
         area.install(rules)

@@ -1,0 +1,88 @@
+"""Who plays whom, in which seat, on which seed (the duplicate format).
+
+A *set* is one pod of bots and one seed, played once per cyclic seat rotation: the same board,
+dice and decks in every rotation (chance is indexed by what is drawn, not by who draws), so
+seat order and luck cancel out within a set. With fewer distinct bots than seats each bot
+fills an equal share of seats (`random,heuristic` → 2 + 2, in blocks so that the rotations move
+every bot through every seat); with more bots than seats, pods are drawn greedily so every
+pair of bots meets about equally often. Everything is a pure function of the tournament seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    index: int  # position in the schedule: also the order in which results are rated
+    set_index: int
+    rotation: int
+    seats: tuple[str, ...]  # bot name per seat
+    seed: bytes  # the set's seed, shared by its rotations
+
+
+def set_seed(tournament_seed: str, set_index: int) -> bytes:
+    return hmac.digest(tournament_seed.encode(), f"set:{set_index}".encode(), hashlib.sha256)
+
+
+def pods(bots: list[str], seats: int, sets: int, rng: random.Random) -> list[tuple[str, ...]]:
+    """One lineup (bot per seat, before rotation) per set."""
+    if len(bots) <= seats:
+        out = []
+        k = len(bots)
+        for s in range(sets):
+            # Each bot holds a block of neighbouring seats (AABB, not ABAB: the rotations of
+            # ABAB repeat themselves); when seats is not a multiple of the number of bots the
+            # extra seats go to each bot in turn, set after set.
+            shift = s % k
+            lineup: list[str] = []
+            for i in range(k):
+                bot = bots[(shift + i) % k]
+                lineup.extend([bot] * (seats // k + (1 if i < seats % k else 0)))
+            out.append(tuple(lineup))
+        return out
+    meet = {pair: 0 for pair in itertools.combinations(sorted(bots), 2)}
+    played = dict.fromkeys(bots, 0)
+    out = []
+    for _ in range(sets):
+        # Least-played bots first, then the pod whose pairs have met least.
+        order = sorted(bots, key=lambda b: (played[b], rng.random()))
+        candidates = list(itertools.combinations(order[: min(len(order), seats + 2)], seats))
+        best = min(
+            candidates,
+            key=lambda pod: (
+                sum(meet[tuple(sorted(p))] for p in itertools.combinations(pod, 2)),  # type: ignore[index]
+                sum(played[b] for b in pod),
+                rng.random(),
+            ),
+        )
+        for p in itertools.combinations(best, 2):
+            meet[tuple(sorted(p))] += 1  # type: ignore[index]
+        for b in best:
+            played[b] += 1
+        lineup = list(best)
+        rng.shuffle(lineup)
+        out.append(tuple(lineup))
+    return out
+
+
+def schedule(bots: list[str], games: int, seats: int, seed: str) -> list[ScheduledGame]:
+    """`games` games in whole sets of `seats` rotations (rounded up to a whole set)."""
+    if not bots:
+        raise ValueError("a tournament needs at least one bot")
+    if games < 1:
+        raise ValueError("a tournament needs at least one game")
+    sets = -(-games // seats)
+    rng = random.Random(seed)
+    out: list[ScheduledGame] = []
+    for s, lineup in enumerate(pods(bots, seats, sets, rng)):
+        sseed = set_seed(seed, s)
+        for r in range(seats):
+            rotated = lineup[r:] + lineup[:r]
+            out.append(ScheduledGame(len(out), s, r, rotated, sseed))
+    return out
