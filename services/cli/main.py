@@ -103,7 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _more_commands() -> list:  # type: ignore[type-arg]
     """Subcommands that live in their own modules (service, tournament, replay, …)."""
-    from services.cli import play, registry, tournament  # noqa: F401  (each registers its commands)
+    from services.cli import (  # noqa: F401  (each registers its commands)
+        play,
+        projections,
+        registry,
+        tournament,
+    )
 
     return registry.COMMANDS
 

@@ -56,7 +56,7 @@ class EmbeddedValkey:
         self,
         data_dir: str | os.PathLike[str],
         *,
-        appendfsync: AppendFsync = "everysec",
+        appendfsync: AppendFsync = "always",
         config: Mapping[str, str] | None = None,
         start_timeout: float = 10.0,
     ) -> None:
@@ -217,7 +217,7 @@ def _refuse_live_pidfile(pidfile: Path) -> None:
 def redis_url_from_env_or_embedded(
     data_dir: str | os.PathLike[str],
     *,
-    appendfsync: AppendFsync = "everysec",
+    appendfsync: AppendFsync = "always",
 ) -> Iterator[str]:
     """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block."""
     url = os.environ.get("REDIS_URL")

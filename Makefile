@@ -1,0 +1,32 @@
+# Everything runs in a local virtualenv (.venv) made from pyproject.toml; only Python 3.11+
+# and make are needed. `make tournament` and `make test` are the README's two commands.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: tournament test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# A short tournament of the shipped bots on the embedded Valkey (./.hexlog), then the table.
+tournament: $(STAMP)
+	$(BIN)/hexlog tournament --bots random,heuristic --games 16 --seed readme
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/hexlog bench engine --games 200
+	$(BIN)/hexlog bench e2e --games 32 --concurrency 32
+
+clean:
+	rm -rf $(VENV) .hexlog
