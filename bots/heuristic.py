@@ -9,8 +9,9 @@ for a given seed, so tournaments replay exactly.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
+from bots import heuristic_catan_for_two as catan_for_two
 from bots import heuristic_event_cards as event_cards
 from events.commands import (
     AcceptTrade,
@@ -35,6 +36,8 @@ from events.commands import (
 from events.prompts import Prompt, View
 from events.types import RESOURCE_INDEX, bundle_to_vector, vector_to_bundle
 from services.rules.engine.board import Board
+
+C = TypeVar("C", bound=Command)
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 COSTS = {
@@ -108,22 +111,28 @@ class HeuristicBot:
             return self.best_road(view, prompt, setup=False)
         if stage == "trade_answer":
             return self.answer_trade(view, prompt)
+        if stage == "catan_for_two.give_back":
+            hand = bundle_to_vector(view.players[prompt.seat].hand or {})
+            goal = COSTS["city"] if hand[3] + hand[4] >= 3 else COSTS["settlement"]
+            return catan_for_two.give_back(prompt, hand, goal)
         return prompt.default
 
-    def of(self, prompt: Prompt, kind: type) -> list[Any]:
+    def of(self, prompt: Prompt, kind: type[C]) -> list[C]:
         return [o for o in prompt.options if isinstance(o, kind)]
 
     def best_settlement(self, view: View, prompt: Prompt) -> Command:
         board = self.board(view)
         income = self.my_income(board, view, prompt.seat)
-        options = self.of(prompt, PlaceSettlement) or self.of(prompt, BuildSettlement)
+        options: list[PlaceSettlement | BuildSettlement] = [
+            *self.of(prompt, PlaceSettlement), *self.of(prompt, BuildSettlement)
+        ]
         if not options:
             return prompt.default
         return max(options, key=lambda o: (self.vertex_value(board, o.vertex, income), -o.vertex))
 
     def best_road(self, view: View, prompt: Prompt, setup: bool) -> Command:
         board = self.board(view)
-        options = self.of(prompt, PlaceRoad) or self.of(prompt, BuildRoad)
+        options: list[PlaceRoad | BuildRoad] = [*self.of(prompt, PlaceRoad), *self.of(prompt, BuildRoad)]
         if not options:
             return prompt.default
         taken = {v for p in view.players for v in p.settlements + p.cities}
@@ -193,6 +202,10 @@ class HeuristicBot:
     def main(self, view: View, prompt: Prompt) -> Command:
         seat = prompt.seat
         board = self.board(view)
+        # Catan for Two: a token action (forced trade first, then build with what it brought).
+        tokens = catan_for_two.token_action(view, prompt, self.robber_hurts_me(view, seat))
+        if tokens is not None:
+            return tokens
         cities = self.of(prompt, BuildCity)
         if cities:
             return max(cities, key=lambda o: (self.vertex_value(board, o.vertex), -o.vertex))

@@ -18,7 +18,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from redis.asyncio import Redis
@@ -39,6 +39,7 @@ from services.rules.protocol import (
     stop_on_sigterm,
 )
 from services.store.keys import commands_key, partition
+from services.store.streams import read_group
 
 log = structlog.get_logger("hexlog.bots")
 CLAIM_EVERY_S = 2.0
@@ -81,9 +82,8 @@ class BotWorker:
             if time.monotonic() - claimed > CLAIM_EVERY_S:
                 claimed = time.monotonic()
                 await self.claim_orphans()
-            reply = await self.redis.xreadgroup(PROMPT_GROUP, self.consumer, streams, count=64, block=100)
-            for stream, entries in reply or []:
-                key = stream.decode() if isinstance(stream, bytes) else stream
+            for key, entries in await read_group(self.redis, PROMPT_GROUP, self.consumer, streams,
+                                                 count=64, block=100):
                 await self.answer_all(key, entries)
 
     async def claim_orphans(self) -> None:
@@ -104,11 +104,11 @@ class BotWorker:
             out = self.answer(self.keys[key], fields)
             if out is not None:
                 stream, body = out
-                pipe.xadd(stream, body)
+                pipe.xadd(stream, cast(Any, body))
         pipe.xack(key, PROMPT_GROUP, *ids)
         await pipe.execute()
 
-    def answer(self, pool: str, fields: dict[bytes, bytes]) -> tuple[str, dict[str, Any]] | None:
+    def answer(self, pool: str, fields: dict[bytes, bytes]) -> tuple[str, dict[str, str | bytes]] | None:
         try:
             game_id = fields[b"game"].decode()
             seat = int(fields[b"seat"])
@@ -131,7 +131,7 @@ class BotWorker:
             command=command,
         )
         self.answered += 1
-        body = {DATA: self.codec.encode(env), SENT: repr(time.time())}
+        body: dict[str, str | bytes] = {DATA: self.codec.encode(env), SENT: repr(time.time())}
         return commands_key(partition(game_id)), body
 
 

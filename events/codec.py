@@ -27,7 +27,7 @@ class CodecError(ValueError):
 
 def leaf_types(base: type) -> tuple[type, ...]:
     seen: list[type] = []
-    stack = list(base.__subclasses__())
+    stack: list[type] = list(base.__subclasses__())
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())

@@ -20,6 +20,7 @@ from events.requests import CreateGame
 from services.rules.protocol import DATA, KIND, SENT, is_alive
 from services.store import EventStore
 from services.store.keys import commands_key, game_keys, partition
+from services.store.streams import read
 
 
 class ServiceError(RuntimeError):
@@ -74,10 +75,9 @@ class Client:
         key = game_keys(game_id).ev
         last = f"{after}-0"
         while True:
-            reply = await self.redis.xread({key: last}, count=500, block=block_ms)
-            for _, entries in reply or []:
+            for _, entries in await read(self.redis, {key: last}, count=500, block=block_ms):
                 for entry_id, fields in entries:
-                    last = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+                    last = entry_id.decode()
                     yield self.codec.decode_event_envelope(fields[DATA.encode()])
 
     async def meta(self, game_id: str) -> dict[str, str] | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from redis.asyncio import Redis
@@ -29,6 +29,7 @@ from services.rules.engine import evolve, initial_state, score
 from services.rules.protocol import beat, leave, stop_on_sigterm
 from services.store import EventStore
 from services.store.keys import PARTITIONS, PREFIX, feed_key
+from services.store.streams import read_group
 from services.tournament.ratings import GameResult, standings
 
 log = structlog.get_logger("hexlog.projections")
@@ -70,8 +71,8 @@ class Projector:
             if time.monotonic() - last_beat > 1.0:
                 last_beat = time.monotonic()
                 await beat(self.redis, "projections", self.consumer)
-            reply = await self.redis.xreadgroup(GROUP, self.consumer, streams, count=200, block=block_ms)
-            for stream, entries in reply or []:
+            for stream, entries in await read_group(self.redis, GROUP, self.consumer, streams,
+                                                    count=200, block=block_ms):
                 latest: dict[str, int] = {}
                 for _, fields in entries:
                     game = fields[b"game"].decode()
@@ -92,7 +93,7 @@ class Projector:
             return
         created = events[0]
         finished = next((e for e in events if isinstance(e, GameFinished)), None)
-        summary: dict[str, Any] = {
+        summary: dict[str, str | int] = {
             "version": len(events),
             "status": "finished" if finished else "live",
             "ruleset": created.ruleset,
@@ -114,20 +115,20 @@ class Projector:
                 reason=finished.reason,
                 forfeits=json.dumps(forfeits),
             )
-        await self.redis.hset(key, mapping=summary)
+        await self.redis.hset(key, mapping=cast(Any, summary))
         if finished is not None and summary["tournament"]:
             await self.record_result(summary, game_id)
 
-    async def record_result(self, summary: dict[str, Any], game_id: str) -> None:
-        tid = summary["tournament"]
-        controllers = json.loads(summary["controllers"])
+    async def record_result(self, summary: dict[str, str | int], game_id: str) -> None:
+        tid = str(summary["tournament"])
+        controllers = json.loads(str(summary["controllers"]))
         result = {
             "index": int(summary["tournament_index"]),
             "game_id": game_id,
             "bots": [c.split(":", 1)[1] if c.startswith("bot:") else c for c in controllers],
-            "scores": json.loads(summary["scores"]),
+            "scores": json.loads(str(summary["scores"])),
             "winner": None if int(summary["winner"]) < 0 else int(summary["winner"]),
-            "forfeits": json.loads(summary["forfeits"]),
+            "forfeits": json.loads(str(summary["forfeits"])),
         }
         await self.redis.hset(results_key(tid), str(result["index"]), json.dumps(result))
         await self.update_standings(tid)

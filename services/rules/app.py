@@ -23,6 +23,7 @@ from redis.asyncio import Redis
 from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
 from services.store.keys import PARTITIONS, RULES_GROUP, commands_key
+from services.store.streams import read_group
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -57,7 +58,7 @@ def build_app(
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
     name = consumer or consumer_name()
-    broker = RedisBroker(url, logger=None)
+    broker = RedisBroker(url, logger=None)  # type: ignore[arg-type]  # FastStream logging off
     app = FastStream(broker, logger=None)
     redis = Redis.from_url(url)
     service = RulesService(redis, name, claim_idle_ms=claim_idle_ms)
@@ -91,7 +92,7 @@ def build_app(
 
     @app.after_startup
     async def start_background() -> None:
-        tasks.append(asyncio.create_task(service.reprompt_live_games()))
+        tasks.append(asyncio.create_task(_once(service.reprompt_live_games)))
         tasks.append(asyncio.create_task(_every(tick_s, service.enforce_deadlines)))
         tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
         tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
@@ -116,17 +117,33 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
     partition's entries in order (so one game's commands never race each other here)."""
     streams = {commands_key(p): ">" for p in range(PARTITIONS)}
     while True:
-        reply = await redis.xreadgroup(RULES_GROUP, name, streams, count=128, block=block_ms)
-        if reply:
-            await asyncio.gather(*(
-                service.handle_batch(stream.decode(), [e[0] for e in entries], [e[1] for e in entries])
-                for stream, entries in reply
-            ))
+        try:
+            reply = await read_group(redis, RULES_GROUP, name, streams, count=128, block=block_ms)
+            if reply:
+                await asyncio.gather(*(
+                    service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries])
+                    for stream, entries in reply
+                ))
+        except Exception as exc:
+            # A dropped connection must not end this loop while the heartbeat goes on (a worker
+            # that looks alive but reads nothing). What was read and not acked stays pending
+            # for the claimer; groups lost with the server's data are made again.
+            log.exception("reading commands failed; retrying")
+            if "NOGROUP" in str(exc):
+                await service.prepare()
+            await asyncio.sleep(0.5)
 
 
 async def _heartbeat(redis: Redis, name: str) -> int:
     await beat(redis, "rules", name)
     return 0
+
+
+async def _once(fn: Any) -> None:
+    try:
+        await fn()
+    except Exception:
+        log.exception("start-up task failed", task=getattr(fn, "__name__", "?"))
 
 
 async def _every(seconds: float, fn: Any) -> None:

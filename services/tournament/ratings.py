@@ -97,7 +97,7 @@ def standings(results: Iterable[GameResult]) -> list[Standing]:
         for bot in result.bots:
             table.setdefault(bot, Standing(bot))
         teams = [[model.rating(mu=table[b].mu, sigma=table[b].sigma)] for b in result.bots]
-        rated = model.rate(teams, ranks=ranks(result))
+        rated = model.rate(teams, ranks=[float(r) for r in ranks(result)])
         deltas: dict[str, list[tuple[float, float]]] = {}
         for bot, team in zip(result.bots, rated, strict=True):
             deltas.setdefault(bot, []).append((team[0].mu, team[0].sigma))

@@ -68,7 +68,7 @@ def ratings_svg(rows: list[dict[str, Any]], width: int = 720, height: int = 360)
     pad = 48
     series = [(r["bot"], r["history"]) for r in rows if r["history"]]
     n = max((len(h) for _, h in series), default=1)
-    values = [v for _, h in series for v in h] or [25.0]
+    values: list[float] = [float(v) for _, h in series for v in h] or [25.0]
     lo, hi = min(values) - 1, max(values) + 1
 
     def x(i: int) -> float:

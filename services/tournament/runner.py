@@ -98,7 +98,7 @@ class TournamentRunner:
             latest = await self.redis.lindex(runs, -1)
             if latest is None:
                 raise TournamentError("there is no earlier run of this tournament to resume")
-            self.tid = latest.decode()
+            self.tid = latest.decode() if isinstance(latest, bytes) else str(latest)
         else:
             n = await self.redis.rpush(runs, "")
             self.tid = f"t-{digest}-{n}"

@@ -46,7 +46,9 @@ def pods(bots: list[str], seats: int, sets: int, rng: random.Random) -> list[tup
                 lineup.extend([bot] * (seats // k + (1 if i < seats % k else 0)))
             out.append(tuple(lineup))
         return out
-    meet = {pair: 0 for pair in itertools.combinations(sorted(bots), 2)}
+    meet: dict[tuple[str, ...], int] = {
+        pair: 0 for pair in itertools.combinations(sorted(bots), 2)
+    }
     played = dict.fromkeys(bots, 0)
     out = []
     for _ in range(sets):
@@ -56,13 +58,13 @@ def pods(bots: list[str], seats: int, sets: int, rng: random.Random) -> list[tup
         best = min(
             candidates,
             key=lambda pod: (
-                sum(meet[tuple(sorted(p))] for p in itertools.combinations(pod, 2)),  # type: ignore[index]
+                sum(meet[tuple(sorted(p))] for p in itertools.combinations(pod, 2)),
                 sum(played[b] for b in pod),
                 rng.random(),
             ),
         )
         for p in itertools.combinations(best, 2):
-            meet[tuple(sorted(p))] += 1  # type: ignore[index]
+            meet[tuple(sorted(p))] += 1
         for b in best:
             played[b] += 1
         lineup = list(best)

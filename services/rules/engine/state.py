@@ -148,8 +148,44 @@ class State:
         "ext",
     )
 
+    # Annotations only (no class attributes): __slots__ holds the values.
     rules: Ruleset
     board: Board
+    game_id: str
+    n: int
+    names: tuple[str, ...]
+    version: int
+    phase: str
+    current: int
+    turn: int
+    setup_order: tuple[int, ...]
+    setup_pos: int
+    setup_vertex: int
+    rolled: bool
+    dev_played: bool
+    rolls: int
+    dev_draws: int
+    steals: int
+    last_roll: int
+    robber: int
+    robber_from: str
+    vertex_owner: list[int]
+    vertex_level: list[int]
+    edge_owner: list[int]
+    bank: list[int]
+    deck: list[int]
+    players: list[Player]
+    discards: list[int]
+    free_roads: int
+    trade: Trade | None
+    longest_holder: int
+    longest_length: int
+    army_holder: int
+    winner: int
+    finished: bool
+    vp_target: int
+    turn_limit: int
+    ext: dict[str, Any]
 
     def copy(self) -> State:
         s = State.__new__(State)

@@ -83,7 +83,7 @@ class Table:
     def hand(self, seat: int) -> dict[str, int]:
         from events.types import vector_to_bundle
 
-        return dict(vector_to_bundle(self.state.players[seat].hand))
+        return {str(k): v for k, v in vector_to_bundle(self.state.players[seat].hand).items()}
 
     def place(self, seat: int, vertex: int, city: bool = False) -> None:
         """A settlement (or city) put on the board without cost or checks."""

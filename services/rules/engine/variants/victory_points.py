@@ -6,6 +6,7 @@ a default, and one wrapped hook. The base rules never learn that it exists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -28,8 +29,8 @@ class VictoryPoints(Module):
     Params = Params
 
     def install(self, rules: Ruleset, params: Any) -> None:
-        target = params.target
-        previous = rules.win_target
+        target: int = params.target
+        previous: Callable[[State, int], int] = rules.win_target
 
         # Replace the base target but keep what other modules add on top (e.g. +1).
         def win_target(state: State, seat: int) -> int:
