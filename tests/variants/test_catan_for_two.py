@@ -168,6 +168,14 @@ def test_catan_for_two_neutral_start_places_one_settlement_per_neutral_before_se
     assert t.vertex(NEUTRAL_A) not in options
 
 
+def test_catan_for_two_token_gain_twenty_tokens_five_per_player_at_the_start() -> None:
+    """Seed §2④: 20 trade tokens, 5 per player; the other 10 are the supply (no table edits)."""
+    created = new_game("tokens", 2, b"tokens", modules=[SPEC])
+    ext: TwoState = initial_state(created).ext[EXT]
+    assert ext.tokens == [5, 5]
+    assert ext.supply == 10
+
+
 def test_catan_for_two_is_a_two_seat_module() -> None:
     with pytest.raises(RulesetError):
         new_game("x", 3, b"seed", modules=[SPEC])
@@ -311,6 +319,22 @@ def test_catan_for_two_neutral_build_a_settlement_owes_a_neutral_settlement() ->
     assert score(t.state) == (3, 2)  # a neutral settlement is worth nothing to anyone
 
 
+def test_catan_for_two_neutral_build_a_neutral_settlement_must_touch_that_neutrals_own_road() -> None:
+    """Rule 5: neutral pieces obey the normal rules for their own colour."""
+    t = table()
+    main_turn(t)
+    roads, site = chain(t, t.vertex(NEUTRAL_A), 2)
+    for e in roads:
+        t.road(A, e)
+    own_roads, own_site = chain(t, t.vertex("(-2,-1)/(-2,0)/(-1,-1)"), 2, avoid=site)
+    for e in own_roads:
+        t.road(0, e)
+    t.give(0, brick=1, lumber=1, wool=1, grain=1)
+    t.when(BuildSettlement(seat=0, vertex=own_site))
+    t.rejects(BuildNeutralSettlement(seat=0, neutral=B, vertex=site), "base.build.settlement_connect")
+    t.when(BuildNeutralSettlement(seat=0, neutral=A, vertex=site))
+
+
 def test_catan_for_two_neutral_build_settlement_falls_back_to_a_neutral_road() -> None:
     t = table()
     main_turn(t)
@@ -398,6 +422,18 @@ def test_catan_for_two_token_price_is_2_when_ahead_and_1_when_behind_or_tied() -
     t.state.robber = t.hex("(2,0)")
     events = t.when(SendRobberToDesert(seat=1))  # seat 1 trails 2 to 3
     assert events[0] == TradeTokensSpent(seat=1, tokens=1, action="robber_to_desert")
+
+
+def test_catan_for_two_token_price_compares_public_vp_so_a_hidden_vp_card_does_not_raise_it() -> None:
+    """RULES.md §0.3 / §5 (catan.de FAQ: only visible VP count)."""
+    t = table()
+    main_turn(t)
+    t.give_dev(0, "victory_point")  # 3 VP to 2, but only 2 of them public
+    assert score(t.state) == (3, 2)
+    assert view(t.state, 0).ext[EXT]["token_price"] == [1, 1]
+    t.state.robber = t.hex("(2,0)")
+    events = t.when(SendRobberToDesert(seat=0))
+    assert events[0] == TradeTokensSpent(seat=0, tokens=1, action="robber_to_desert")
 
 
 def test_catan_for_two_token_once_per_turn_and_short_of_tokens() -> None:

@@ -135,6 +135,31 @@ def test_friendly_robber_hex_protected_covers_a_player_below_the_start_vp() -> N
     t.rejects(MoveRobber(seat=0, hex=t.hex("(0,2)"), victim=1), "friendly_robber.hex.protected")
 
 
+def test_friendly_robber_hex_protected_a_city_of_a_protected_player_closes_its_hexes_too() -> None:
+    """RULES.md §2.2: "not adjacent to any building (settlement or city)" — a player whose only
+    building is a city has 2 VP and is protected around it."""
+    t = three_seats()
+    for v in ("(0,1)/(0,2)/(1,1)", "(-2,0)/(-2,1)/(-1,0)"):  # seat 1 keeps one building, a city
+        t.state.players[1].settlements.discard(t.vertex(v))
+        t.state.vertex_owner[t.vertex(v)] = -1
+        t.state.vertex_level[t.vertex(v)] = 0
+    put(t, 1, "(-1,2)/(0,1)/(0,2)", city=True)
+    roll_seven(t)
+    for name in ("(-1,2)", "(0,1)", "(0,2)"):
+        t.rejects(MoveRobber(seat=0, hex=t.hex(name)), "friendly_robber.hex.protected")
+    assert t.hex("(-2,0)") in robber_hexes(t)
+
+
+def test_friendly_robber_hex_protected_also_shields_the_mover_own_buildings() -> None:
+    """The rule names the hex, not the victim: a protected mover cannot block its own hexes
+    either (literal reading, friendly_robber.py design note)."""
+    t = three_seats()
+    t.turn_of(1, rolled=False)
+    roll_seven(t, seat=1)
+    t.rejects(MoveRobber(seat=1, hex=t.hex("(0,2)")), "friendly_robber.hex.protected")
+    assert not robber_hexes(t) & {t.hex(h) for h in SEAT1_HEXES}
+
+
 def test_friendly_robber_start_vp_is_a_parameter_for_scenarios_that_start_higher() -> None:
     t = table(3, start_vp=3)
     put(t, 0, "(1,-2)/(1,-1)/(2,-2)", city=True)

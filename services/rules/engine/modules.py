@@ -9,7 +9,7 @@ from functools import lru_cache
 import msgspec
 
 from events.events import ModuleSpec
-from services.rules.engine import base, scenarios, variants
+from services.rules.engine import base, review, scenarios, undo, variants
 from services.rules.engine.base import scoring
 from services.rules.engine.ruleset import Module, Ruleset
 from services.rules.engine.views import BASE_REDACTORS
@@ -27,6 +27,7 @@ def _discover() -> dict[str, Module]:
             module = getattr(mod, "MODULE", None)
             if isinstance(module, Module):
                 found[module.name] = module
+    found[undo.MODULE.name] = undo.MODULE  # a table rule, not a variant
     return found
 
 
@@ -43,7 +44,8 @@ def check_combination(specs: tuple[ModuleSpec, ...], seats: int) -> None:
             known = ", ".join(sorted(MODULES))
             raise RulesetError(f"unknown rule module {spec.name!r} (known: {known})")
         if seats not in module.seats:
-            raise RulesetError(f"{spec.name} is played with {module.seats} seats, not {seats}")
+            allowed = " or ".join(map(str, module.seats))
+            raise RulesetError(f"{spec.name} is played with {allowed} seats, not {seats}")
         for other in names:
             reason = module.conflicts.get(other)
             if reason:
@@ -63,8 +65,10 @@ def _build(name: str, key: bytes) -> Ruleset:
     specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
     rules = Ruleset(name=name, modules=specs)
     base.install(rules)
+    review.install(rules)
     rules.redactors.update(BASE_REDACTORS)
-    for spec in specs:
+    # Table rules (undo) go last: they wrap what the rules and variants installed.
+    for spec in sorted(specs, key=lambda s: MODULES[s.name].kind == "table"):
         module = MODULES[spec.name]
         try:
             params = module.params(spec)

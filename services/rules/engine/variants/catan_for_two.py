@@ -13,11 +13,14 @@ Design notes:
   (distance rule, road connection, longest road, which may go to a neutral) cover every owner
   because they read `vertex_owner`/`edge_owner`. Views list the seats in `players` and the
   neutrals' pieces in `ext["catan-for-two"]["neutrals"]`; `longest_road` may name a neutral id.
-- Two rolls (rule 8) = the `roll` wrapper plus the `roll_resolved` hook (called by the base when
-  a roll's production, or a 7's discards and robber, is over): after the first it goes back to
-  the ROLL phase, after the second on to MAIN. `second_roll` re-rolls a repeated total with
-  `DiceRerolled` events (no effect). Nothing else reads `step`/`first`, so a combination (event
-  cards: two draws) replaces `second_roll` only.
+- Two rolls (rule 8) = the wrapped `RollDice` handler plus the `roll_resolved` hook (called by
+  the base when a roll's production, or a 7's discards and robber, is over): after the first it
+  goes back to the ROLL phase, after the second on to MAIN. The first roll is the ruleset's
+  `roll` hook (dice, or what a module puts instead); the second is `second_roll`, which re-rolls
+  a repeated total with `DiceRerolled` events (no effect). Nothing else reads `step`/`first`,
+  so a combination replaces the second step only: with event-cards, variants/combinations.py
+  makes it a second card draw (RULES.md §3 DECISION). The handler (not the `roll` hook) is
+  wrapped because event-cards *replaces* the `roll` hook: so the module order does not matter.
 - Neutral building (rule 5): the BuildRoad/BuildSettlement handlers are wrapped to append
   `NeutralBuildRequired` when some neutral piece fits (checked on the board *after* the build);
   the phase `catan_for_two.neutral` then lists every legal neutral piece, and the neutral piece
@@ -86,6 +89,7 @@ from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import Rejected, register, reject
 from services.rules.engine.ruleset import Handler, Module, Ruleset
 from services.rules.engine.state import MAIN, NO_ONE, ROLL, SETTLEMENT, Player, State
+from services.rules.engine.variants import combinations
 
 EXT = "catan-for-two"
 SETUP_KEY = "catan-for-two.neutrals"
@@ -205,15 +209,22 @@ def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
     return events
 
 
+def second_step(rules: Ruleset) -> combinations.SecondRoll:
+    """The turn's second roll: the dice re-rolled until they differ, unless a combination
+    rule replaces it (looked up when deciding, so the module order does not matter)."""
+    return combinations.second_roll(rules) or second_roll
+
+
 def install_two_rolls(rules: Ruleset) -> None:
-    previous_roll = rules.roll
+    previous_handler = rules.handlers[RollDice]
     previous_resolved = rules.roll_resolved
 
-    def roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    def roll(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
         t = two(state)
         if t.step == 0:
-            return list(previous_roll(state, seat, dealer))
-        return second_roll(state, seat, dealer, t.first)
+            return list(previous_handler(state, cmd, dealer))
+        require_current(state, cmd.seat)
+        return second_step(state.rules)(state, cmd.seat, dealer, t.first)
 
     def roll_resolved(state: State) -> None:
         t = two(state)
@@ -234,7 +245,7 @@ def install_two_rolls(rules: Ruleset) -> None:
             return "catan_for_two.roll.twice" if state.rolled else None
         return None
 
-    rules.roll = roll
+    rules.handlers[RollDice] = roll
     rules.roll_resolved = roll_resolved
     rules.evolvers[DiceRerolled] = evolve_rerolled
     rules.phase_refusal.insert(0, refusal)  # more specific than the base's explanation
