@@ -21,6 +21,7 @@ from services.client import Client, new_id
 from services.rules.protocol import latency_key
 from services.runtime import processes
 from services.runtime.valkey import redis_url_from_env_or_embedded
+from services.store import EventStore
 from services.store.keys import PARTITIONS, feed_key, game_keys
 
 
@@ -80,6 +81,7 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
         print(file=sys.stderr)
     commands = await feed_total(redis) - feed_before - args.games  # minus the creations
     lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
+    ceiling = await lua_append_rate(redis, clients=args.concurrency)
     await redis.aclose()
     return {
         "games": args.games,
@@ -93,7 +95,32 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
         "latency_p50_ms": statistics.median(lat) if lat else 0.0,
         "latency_p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0,
         "latency_samples": len(lat),
+        "lua_append_per_s": ceiling,
     }
+
+
+async def lua_append_rate(redis: Redis, clients: int, seconds: float = 3.0) -> float:
+    """The ceiling: the same append script with no rules, no bots — `clients` concurrent
+    writers, each appending one small event at a time to its own game."""
+    store = EventStore(redis)
+    payload = b'{"event":{"type":"Ceiling"}}'
+    count = 0
+    stop = time.perf_counter() + seconds
+    run = new_id("ceiling")
+
+    async def writer(i: int) -> None:
+        nonlocal count
+        game = f"{run}-{i}"
+        await store.create_game(game, payload, {"status": "bench"})
+        version = 1
+        while time.perf_counter() < stop:
+            result = await store.append(game, version, f"c{version}", [payload])
+            version = result.version
+            count += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(writer(i) for i in range(clients)))
+    return count / (time.perf_counter() - start)
 
 
 def format_result(r: dict[str, Any]) -> str:
@@ -105,4 +132,6 @@ def format_result(r: dict[str, Any]) -> str:
         f"  command→event p50     {r['latency_p50_ms']:10.2f} ms",
         f"  command→event p99     {r['latency_p99_ms']:10.2f} ms",
         f"  commands, events      {r['commands']:>10} {r['events']:>10}",
+        f"  ceiling: Lua appends/s {r['lua_append_per_s']:9.0f}  ({r['concurrency']} writers, "
+        f"same server, no rules)",
     ])

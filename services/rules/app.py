@@ -92,8 +92,14 @@ def build_app(
 
     @app.after_startup
     async def start_background() -> None:
-        tasks.append(asyncio.create_task(_once(service.reprompt_live_games)))
-        tasks.append(asyncio.create_task(_every(tick_s, service.enforce_deadlines)))
+        # Deadlines only once the live games are prompted again (which re-arms their clocks):
+        # a deadline that ran out while no rules service was up (a tournament killed and
+        # resumed) must not cost the seat its move, nor make the resumed games differ.
+        async def reprompt_then_deadlines() -> None:
+            await _once(service.reprompt_live_games)
+            await _every(tick_s, service.enforce_deadlines)
+
+        tasks.append(asyncio.create_task(reprompt_then_deadlines()))
         tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
         tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
         if raw_mode:
@@ -102,10 +108,13 @@ def build_app(
 
     @app.on_shutdown
     async def stop_background() -> None:
-        for t in tasks:
-            t.cancel()
         # Let them end before their connection closes (else they log a spurious failure).
-        await asyncio.gather(*tasks, return_exceptions=True)
+        # Cancel until they are done: on Python 3.11 asyncio.wait_for (inside redis-py) can
+        # swallow a cancellation, and a task that lost it would run on (and a wait hang).
+        while running := [t for t in tasks if not t.done()]:
+            for t in running:
+                t.cancel()
+            await asyncio.wait(running, timeout=0.1)
         await leave(redis, "rules", name)
         await redis.aclose()
 

@@ -84,3 +84,28 @@ def stop_on_sigterm() -> asyncio.Event:
 
 async def is_alive(redis: Redis, service: str) -> bool:
     return bool(await redis.exists(alive_key(service)))
+
+
+async def is_serving(redis: Redis, service: str, poll_s: float = 0.05) -> bool:
+    """Whether an instance of `service` is alive *now*: its alive key exists and is being
+    renewed. A process killed without cleaning up (SIGKILL, a crash) leaves its key for up to
+    SERVICE_TTL_S, and a command that trusted it would wait for a service that is gone; one
+    renewal (the key's TTL going up) proves a live writer. Immediate when there is no key;
+    about a heartbeat (~1 s) with a live service; until the key expires with a dead one."""
+    key = alive_key(service)
+    last = await redis.pttl(key)
+    if last == -2:
+        return False
+    if last == -1:
+        return True  # no TTL: set by hand, not a heartbeat; take it at its word
+    loop = asyncio.get_running_loop()
+    until = loop.time() + SERVICE_TTL_S + 0.5
+    while loop.time() < until:
+        await asyncio.sleep(poll_s)
+        ttl = await redis.pttl(key)
+        if ttl < 0:
+            return ttl == -1
+        if ttl > last:
+            return True
+        last = ttl
+    return False

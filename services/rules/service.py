@@ -28,9 +28,12 @@ from redis.asyncio import Redis
 
 from bots.local import next_prompt
 from events.codec import CodecError, codec
-from events.envelope import CommandEnvelope, EventEnvelope
+from events.commands import Command
+from events.disputes import REFEREE
+from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event, SeatForfeited
 from events.requests import CreateGame, ForfeitSeat
+from services.rules import disputes
 from services.rules.engine import (
     RULES_VERSION,
     Rejected,
@@ -52,6 +55,7 @@ from services.rules.protocol import (
     pool_key,
     prompts_key,
 )
+from services.rules.record import load_record
 from services.rules.slots import GameSlot, credential_hash, load_slot
 from services.store import EventStore
 from services.store.keys import (
@@ -249,11 +253,11 @@ class RulesService:
                                   f"the game is at version {slot.version}, not {env.expected_version}")
                 return
             try:
-                events = decide(slot.state, env.command, slot.dealer)
+                events = await self.judge(slot, env.command)
             except Rejected as r:
                 await self.reject(slot, env, r.rule_id, r.message)
                 return
-            if await self.commit(slot, env.command_id, events, sent):
+            if await self.commit(slot, env.command_id, events, sent, env.command):
                 return
             # A conflict: another replica moved the game on, so this cache is stale. Refold;
             # the next round then decides on the real version (or refuses a stale command).
@@ -262,19 +266,31 @@ class RulesService:
         await self.reject(slot, env, "service.stale",
                           f"the game kept moving (now at version {slot.version}); send it again")
 
-    async def commit(self, slot: GameSlot, command_id: str, events: list[Event], sent: float) -> bool:
-        """Append; True when the command is settled (accepted or duplicate)."""
+    async def judge(self, slot: GameSlot, command: Command) -> list[Event]:
+        """The events a command causes, or Rejected: the engine's `decide`, except for what
+        needs the game's record (undo targets, contests, the referee): `disputes`."""
+        if not disputes.needs_record(command):
+            return decide(slot.state, command, slot.dealer)
+        record = await load_record(self.store, slot.game_id)
+        return disputes.judge(slot.state, command, slot.dealer, record)
+
+    async def commit(self, slot: GameSlot, command_id: str, events: list[Event], sent: float,
+                     command: Command | None = None) -> bool:
+        """Append (with the command's body, for audits); True when the command is settled
+        (accepted or duplicate)."""
         v = slot.version
         at = datetime.now(UTC).isoformat()
         payloads = [
             self.codec.encode(
                 EventEnvelope(game_id=slot.game_id, version=v + i + 1, at=at,
-                              command_id=command_id, event=e, rules_version=RULES_VERSION)
+                              command_id=command_id, event=e, schema=schema_of(e),
+                              rules_version=RULES_VERSION)
             )
             for i, e in enumerate(events)
         ]
+        body = self.codec.encode(command) if command is not None else b""
         _fault("before_append")
-        result = await self.store.append(slot.game_id, v, command_id, payloads)
+        result = await self.store.append(slot.game_id, v, command_id, payloads, command=body)
         _fault("after_append")
         if result.status == "conflict":
             return False
@@ -298,6 +314,9 @@ class RulesService:
         return True
 
     def credential_ok(self, slot: GameSlot, seat: int, credential: str) -> bool:
+        if seat == REFEREE:
+            return bool(slot.referee_hash) and secrets.compare_digest(
+                slot.referee_hash, credential_hash(credential))
         return 0 <= seat < len(slot.cred_hashes) and secrets.compare_digest(
             slot.cred_hashes[seat], credential_hash(credential)
         )
@@ -311,7 +330,8 @@ class RulesService:
             slot.game_id,
             {"command_id": env.command_id, "seat": env.command.seat, "version": slot.version,
              "rule_id": rule_id, "message": message,
-             "command": self.codec.encode(env.command)},
+             "command": self.codec.encode(env.command),
+             "expected_version": env.expected_version},
         )
 
     async def record_rejection(
@@ -352,9 +372,11 @@ class RulesService:
             await self.record_rejection(req.game_id, req.command_id, 0, None, "service.create.invalid", str(exc))
             return
         creds = [secrets.token_urlsafe(24) for _ in range(req.seats)]
+        referee = secrets.token_urlsafe(24)  # the referee's commands and full views
         bot_secrets = [c if ctl.startswith("bot:") else "" for c, ctl in zip(creds, controllers, strict=True)]
         envelope = EventEnvelope(game_id=req.game_id, version=1, at=datetime.now(UTC).isoformat(),
-                                 command_id=req.command_id, event=created, rules_version=RULES_VERSION)
+                                 command_id=req.command_id, event=created, schema=schema_of(created),
+                                 rules_version=RULES_VERSION)
         meta = {
             "seed": seed.hex(),
             "ruleset": req.ruleset,
@@ -363,6 +385,7 @@ class RulesService:
             "status": "live",
             "seed_sha256": created.seed_sha256,
             "cred_hashes": json.dumps([credential_hash(c) for c in creds]),
+            "referee_hash": credential_hash(referee),
             "controllers": json.dumps(controllers),
             "bot_secrets": json.dumps(bot_secrets),
             "deadline_ms": req.deadline_ms or self.default_deadline_ms,
@@ -376,7 +399,8 @@ class RulesService:
             return
         # The creator gets the credentials in the outcome (only it knows the command id).
         await self.store.record_outcome(req.command_id, req.game_id,
-                                        {"status": "created", "credentials": creds, "version": 1})
+                                        {"status": "created", "credentials": creds,
+                                         "referee": referee, "version": 1})
         slot = await self.slot(req.game_id)
         assert slot is not None
         async with slot.lock:
@@ -402,6 +426,9 @@ class RulesService:
                 await self.record_rejection(req.game_id, req.command_id, slot.version, req.seat,
                                             "service.forfeit.invalid", "no such seat, or the game is over")
                 return
+            # `controllers` says who plays each seat from now on; `seated` keeps who was
+            # seated at creation (for game summaries and tournament results).
+            await self.redis.hsetnx(game_keys(req.game_id).meta, "seated", json.dumps(slot.controllers))
             slot.controllers[req.seat] = FORFEIT
             await self.redis.hset(game_keys(req.game_id).meta, "controllers", json.dumps(slot.controllers))
             event = SeatForfeited(seat=req.seat, reason=req.reason)

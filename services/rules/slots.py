@@ -33,6 +33,7 @@ class GameSlot:
     controllers: list[str]
     secrets: list[str]  # credentials of bot-controlled seats, sent with their prompts
     deadline_ms: int
+    referee_hash: str = ""  # sha256 of the referee credential ("" for games without one)
     prompted: str = ""  # the deadline-set member of the open prompt
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -80,4 +81,5 @@ async def load_slot(store: EventStore, game_id: str) -> GameSlot | None:
         controllers=json.loads(meta["controllers"]),
         secrets=json.loads(meta.get("bot_secrets", "[]")),
         deadline_ms=int(meta.get("deadline_ms", "30000")),
+        referee_hash=meta.get("referee_hash", ""),
     )

