@@ -15,6 +15,7 @@ stops them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from bots.registry import make_bot
+from bots.registry import make_bot, parse_bot_spec
 from bots.sdk import Bot, reseed
 from events.codec import codec
 from events.envelope import CommandEnvelope
@@ -38,7 +39,7 @@ from services.rules.protocol import (
     prompts_key,
     stop_on_sigterm,
 )
-from services.store.keys import commands_key, partition
+from services.store.keys import PARTITIONS, commands_key, partition
 from services.store.streams import read_group
 
 log = structlog.get_logger("hexlog.bots")
@@ -47,44 +48,64 @@ ORPHAN_IDLE_MS = 3_000
 
 
 async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
-    for pool in pools:
+    """Register each pool; `pools` are bot specs (`random`, `name=package.module:Factory`)."""
+    for spec in pools:
+        pool, _ = parse_bot_spec(spec)
         # Tell the rules service whether prompts for this pool need a view (a random bot
         # does not; leaving it out saves building and encoding a view per prompt).
-        needs = make_bot(pool, 0).needs_view
+        needs = getattr(make_bot(spec, 0), "needs_view", True)
         await redis.hset(pool_key(f"bot:{pool}"), mapping={"needs_view": int(needs)})
-        try:
-            await redis.xgroup_create(prompts_key(f"bot:{pool}"), PROMPT_GROUP, id="0", mkstream=True)
-        except ResponseError as exc:
-            if "BUSYGROUP" not in str(exc):
-                raise
+        for p in range(PARTITIONS):
+            try:
+                await redis.xgroup_create(prompts_key(p, f"bot:{pool}"), PROMPT_GROUP, id="0",
+                                          mkstream=True)
+            except ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
 
 
 class BotWorker:
     def __init__(self, redis: Redis, pools: Sequence[str], consumer: str | None = None) -> None:
         self.redis = redis
-        self.pools = list(pools)
+        # `pools` are bot specs (bots.registry.parse_bot_spec): a shipped name, or
+        # `name=package.module:Factory` for a bot given by import path (pool `name`).
+        self.specs = list(pools)
+        self.pools = [parse_bot_spec(spec)[0] for spec in self.specs]
         self.consumer = consumer or f"bots-{uuid.uuid4().hex[:8]}"
-        self.bots: dict[str, Bot] = {pool: make_bot(pool, 0) for pool in self.pools}
-        self.keys = {prompts_key(f"bot:{pool}"): pool for pool in self.pools}
+        self.bots: dict[str, Bot] = {
+            pool: make_bot(spec, 0) for pool, spec in zip(self.pools, self.specs, strict=True)
+        }
+        self.keys = {
+            prompts_key(p, f"bot:{pool}"): pool for pool in self.pools for p in range(PARTITIONS)
+        }
         self.codec = codec()
         self.answered = 0
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        await ensure_groups(self.redis, self.pools)
+        await ensure_groups(self.redis, self.specs)
         streams = {key: ">" for key in self.keys}
         last_beat = 0.0
         claimed = 0.0
         while stop is None or not stop.is_set():
-            if time.monotonic() - last_beat > 1.0:
-                last_beat = time.monotonic()
-                for pool in self.pools:
-                    await beat(self.redis, f"bots:{pool}", self.consumer)
-            if time.monotonic() - claimed > CLAIM_EVERY_S:
-                claimed = time.monotonic()
-                await self.claim_orphans()
-            for key, entries in await read_group(self.redis, PROMPT_GROUP, self.consumer, streams,
-                                                 count=64, block=100):
-                await self.answer_all(key, entries)
+            try:
+                if time.monotonic() - last_beat > 1.0:
+                    last_beat = time.monotonic()
+                    for pool in self.pools:
+                        await beat(self.redis, f"bots:{pool}", self.consumer)
+                if time.monotonic() - claimed > CLAIM_EVERY_S:
+                    claimed = time.monotonic()
+                    await self.claim_orphans()
+                for key, entries in await read_group(self.redis, PROMPT_GROUP, self.consumer,
+                                                     streams, count=64, block=100):
+                    await self.answer_all(key, entries)
+            except Exception as exc:
+                # A dropped connection (or groups lost with the server's data) must not end
+                # the worker: what it read and did not ack stays pending and is claimed again.
+                log.exception("bot worker loop failed; retrying")
+                if "NOGROUP" in str(exc):
+                    with contextlib.suppress(Exception):
+                        await ensure_groups(self.redis, self.specs)
+                await asyncio.sleep(0.5)
 
     async def claim_orphans(self) -> None:
         """Answer prompts a dead worker of our pools had read but not answered (XAUTOCLAIM):
@@ -120,18 +141,22 @@ class BotWorker:
                 raise ValueError("this bot needs a view and the prompt has none")
             reseed(bot, fields.get(b"seed_sha256", game_id.encode()).decode(), seat, version)
             command = bot.choose(seen, prompt)
+            env = CommandEnvelope(
+                command_id=f"{pool}:{game_id}:{version}:{seat}",
+                game_id=game_id,
+                credential=fields.get(b"credential", b"").decode(),
+                expected_version=version,
+                command=command,
+            )
+            # Whatever the bot chose goes to the rules service, which judges it (a command for
+            # another seat, or no command at all, is refused there and the deadline plays the
+            # default); only what cannot even be encoded is dropped here.
+            data = self.codec.encode(env)
         except Exception:
             log.exception("bot could not answer a prompt", pool=pool)
             return None
-        env = CommandEnvelope(
-            command_id=f"{pool}:{game_id}:{version}:{seat}",
-            game_id=game_id,
-            credential=fields.get(b"credential", b"").decode(),
-            expected_version=version,
-            command=command,
-        )
         self.answered += 1
-        body: dict[str, str | bytes] = {DATA: self.codec.encode(env), SENT: repr(time.time())}
+        body: dict[str, str | bytes] = {DATA: data, SENT: repr(time.time())}
         return commands_key(partition(game_id)), body
 
 

@@ -24,9 +24,11 @@ PROMPT_GROUP = "workers"
 SERVICE_TTL_S = 3
 
 
-def prompts_key(controller: str) -> str:
-    """Prompts for every seat a controller pool answers (e.g. `bot:random`)."""
-    return f"{PREFIX}:prompts:{controller}"
+def prompts_key(p: int, controller: str) -> str:
+    """Prompts of partition p for every seat a controller pool answers (e.g. `bot:random`).
+    Partitioned like the game's keys so the append script can write the next prompt in the
+    same step as the events; a pool reads the streams of every partition."""
+    return f"{tag(p)}:prompts:{controller}"
 
 
 def pool_key(controller: str) -> str:

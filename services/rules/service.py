@@ -20,7 +20,7 @@ import secrets
 import signal
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import structlog
@@ -67,7 +67,7 @@ from services.store.keys import (
     game_keys,
     partition,
 )
-from services.store.results import GameExistsError
+from services.store.results import GameExistsError, PromptWrite
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -289,25 +289,32 @@ class RulesService:
             for i, e in enumerate(events)
         ]
         body = self.codec.encode(command) if command is not None else b""
-        _fault("before_append")
-        result = await self.store.append(slot.game_id, v, command_id, payloads, command=body)
-        _fault("after_append")
-        if result.status == "conflict":
-            return False
-        if result.status != "accepted":
-            return True
+        # Fold first, so the next prompt can travel in the same append script (one round trip
+        # per command); if the append does not go through, the cache is refolded from the log.
         for e in events:
             evolve(slot.state, e)
+        write = None if slot.state.finished else await self.prompt_write(slot)
+        _fault("before_append")
+        result = await self.store.append(slot.game_id, v, command_id, payloads, command=body,
+                                         prompt=write)
+        _fault("after_append")
+        if result.status != "accepted":
+            await self.reload(slot)
+            return result.status != "conflict"
         log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
         pipe = self.redis.pipeline(transaction=False)
         if sent:
             pipe.lpush(latency_key(), int((time.time() - sent) * 1e6))
             pipe.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
+        if write is not None:
+            slot.prompted = write.member
+        elif slot.prompted:  # nobody to prompt (a forfeited seat, the end): drop the deadline
+            pipe.zrem(deadlines_key(partition(slot.game_id)), slot.prompted)
+            slot.prompted = ""
+        await pipe.execute()
         if slot.state.finished:
-            await pipe.execute()
             await self.finish(slot)
         else:
-            await self.prompt(slot, pipe)
             if slot.version // SNAPSHOT_EVERY != v // SNAPSHOT_EVERY:
                 await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
                                                RULES_VERSION, snapshot.dump(slot.state))
@@ -463,26 +470,35 @@ class RulesService:
 
     # --- prompts and deadlines --------------------------------------------------------------
 
-    async def prompt(self, slot: GameSlot, pipe: Any = None) -> None:
-        """Ask the one seat that must act next (the same order as an in-process game).
-        Sent with `pipe` (a pipeline holding other writes of this commit) if given."""
+    async def prompt(self, slot: GameSlot) -> None:
+        """Ask the one seat that must act next, outside a commit (after creation, on a
+        restart, after a crash): the same entry and deadline a commit would write."""
+        write = await self.prompt_write(slot)
+        key = deadlines_key(partition(slot.game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        if slot.prompted:
+            pipe.zrem(key, slot.prompted)
+        slot.prompted = ""
+        if write is not None:
+            pipe.xadd(write.stream, cast(Any, write.fields), maxlen=10_000, approximate=True)
+            pipe.zadd(key, {write.member: write.deadline_ms})
+            slot.prompted = write.member
+        await pipe.execute()
+
+    async def prompt_write(self, slot: GameSlot) -> PromptWrite | None:
+        """The prompt for the one seat that must act next (the same order as an in-process
+        game), or None when nobody is to be asked (the game is over, or the seat forfeited:
+        its move is played at once, see `apply`)."""
         state = slot.state
-        pipe = pipe if pipe is not None else self.redis.pipeline(transaction=False)
         prompts = pending(state)
         if not prompts:
-            await pipe.execute()
-            return
+            return None
         p = next_prompt(state, prompts)
         controller = slot.controllers[p.seat]
-        key = deadlines_key(partition(slot.game_id))
-        if controller == FORFEIT:  # its move is played at once (see `apply`)
-            if slot.prompted:
-                pipe.zrem(key, slot.prompted)
-            slot.prompted = ""
-            await pipe.execute()
-            return
+        if controller == FORFEIT:
+            return None
         deadline = int(time.time() * 1000) + slot.deadline_ms
-        body = {
+        body: dict[str, bytes | str | int] = {
             "game": slot.game_id,
             "seat": p.seat,
             "version": state.version,
@@ -493,13 +509,15 @@ class RulesService:
         }
         if await self.wants_view(controller):
             body["view"] = self.codec.encode(view(state, p.seat))
-        member = f"{slot.game_id}|{state.version}|{p.seat}"
-        pipe.xadd(prompts_key(controller), body, maxlen=10_000, approximate=True)
-        if slot.prompted:
-            pipe.zrem(key, slot.prompted)  # that prompt was answered: its deadline is moot
-        pipe.zadd(key, {member: deadline})
-        await pipe.execute()
-        slot.prompted = member
+        p_index = partition(slot.game_id)
+        return PromptWrite(
+            stream=prompts_key(p_index, controller),
+            fields=body,
+            deadlines=deadlines_key(p_index),
+            member=f"{slot.game_id}|{state.version}|{p.seat}",
+            deadline_ms=deadline,
+            previous=slot.prompted,  # that prompt was answered: its deadline is moot
+        )
 
     async def wants_view(self, controller: str) -> bool:
         """Whether the pool answering `controller` reads views (a pool says so in

@@ -1,8 +1,13 @@
 -- Append a batch of events to one game, atomically (DESIGN.md "Redis layout", notes §A.4).
 -- KEYS: 1 ev stream, 2 meta hash, 3 command outcome key, 4 partition feed
+-- KEYS (optional, the next prompt): 5 prompt stream, 6 deadline set
 -- ARGV: 1 expected version, 2 command id, 3 game id, 4 outcome to store (JSON),
 --       5 outcome TTL seconds, 6 the command's body (JSON, '' for none),
---       7.. event payloads (one per event, in order)
+--       7 K = number of prompt fields (0: no prompt), 8..7+2K the prompt's field/value pairs,
+--       then (if K > 0) deadline member, deadline (ms), the previous prompt's member ('' none),
+--       then the event payloads (one per event, in order)
+-- The prompt for the seat that must act next is written only if the events are: one round
+-- trip (and one AOF fsync with appendfsync always) per command instead of two.
 -- The first entry of the batch stores the command body under `command`, so an auditor can
 -- re-run every command (docs/archive-format.md).
 -- Returns {status, detail}:
@@ -25,16 +30,27 @@ local top_id = '0-0'
 if #top > 0 then top_id = top[1][1] end
 if top_id ~= (v .. '-0') then return {'corrupt', top_id} end
 
-local n = #ARGV - 6
+local k = tonumber(ARGV[7])
+local first = 8 + 2 * k
+if k > 0 then first = first + 3 end
+local n = #ARGV - first + 1
 for i = 1, n do
   if i == 1 and ARGV[6] ~= '' then
-    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[6 + i], 'cmd', ARGV[2],
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', ARGV[2],
                'command', ARGV[6])
   else
-    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[6 + i], 'cmd', ARGV[2])
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', ARGV[2])
   end
 end
 redis.call('HSET', KEYS[2], 'version', v + n)
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', ARGV[2])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+if k > 0 then
+  local fields = {}
+  for i = 1, 2 * k do fields[i] = ARGV[7 + i] end
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 10000, '*', unpack(fields))
+  local member, deadline, previous = ARGV[8 + 2 * k], ARGV[9 + 2 * k], ARGV[10 + 2 * k]
+  if previous ~= '' then redis.call('ZREM', KEYS[6], previous) end
+  redis.call('ZADD', KEYS[6], deadline, member)
+end
 return {'accepted', tostring(v + n)}

@@ -46,6 +46,20 @@ class LogEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PromptWrite:
+    """The next prompt, written by the append script only if the events are: an entry on a
+    prompt stream and a deadline member (replacing the previous one). Both keys must be in
+    the game's partition slot."""
+
+    stream: str
+    fields: dict[str, bytes | str | int]
+    deadlines: str
+    member: str
+    deadline_ms: int
+    previous: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     version: int
     schema: int

@@ -31,6 +31,7 @@ from services.store.results import (
     GameExistsError,
     Loaded,
     LogEntry,
+    PromptWrite,
     Snapshot,
 )
 from services.store.scripts import script
@@ -105,12 +106,14 @@ class EventStore:
         events: Sequence[bytes],
         outcome_extra: bytes | None = None,
         command: bytes = b"",
+        prompt: PromptWrite | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, once per `command_id` (see module doc).
 
         `outcome_extra`, if given, must be one JSON value; it is stored in the outcome under
         "extra" so a redelivered command gets it back unchanged. `command`, if given, is the
         command's body (JSON), kept with the batch's first event for audits (`read_entries`).
+        `prompt`, if given, is written in the same script when (and only when) the events are.
         """
         if not events:
             raise ValueError("append needs at least one event")
@@ -119,11 +122,17 @@ class EventStore:
         k = game_keys(game_id)
         first, last = expected_version + 1, expected_version + len(events)
         outcome = _accepted_outcome(game_id, first, last, outcome_extra)
+        keys = [k.ev, k.meta, k.cmd(command_id), k.feed]
+        extra: list[EncodableT] = [0]
+        if prompt is not None:
+            keys += [prompt.stream, prompt.deadlines]
+            pairs = [x for kv in prompt.fields.items() for x in kv]
+            extra = [len(prompt.fields), *pairs, prompt.member, prompt.deadline_ms, prompt.previous]
         reply = await script("append").run(
             self.redis,
-            [k.ev, k.meta, k.cmd(command_id), k.feed],
+            keys,
             [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, command,
-             *events],
+             *extra, *events],
         )
         status, detail = reply[0], reply[1]
         if status == b"accepted":
@@ -172,7 +181,7 @@ class EventStore:
     async def rulings(self, game_id: str) -> list[dict[str, str]]:
         """The game's rulings stream (rejections, oldest first), each entry's fields as text."""
         entries = await self.redis.xrange(game_keys(game_id).rulings)
-        return [{_text(k): _text(v) for k, v in (fields or {}).items()} for _, fields in entries]
+        return [{_text(k): _text(v) for k, v in (fields or {}).items()} for _, fields in entries or []]
 
     async def publish_prompt(self, game_id: str, data: bytes) -> str:
         """Add a prompt (encoded by the caller) to the game's prompt stream; returns its id."""
@@ -217,7 +226,8 @@ class EventStore:
             if fields is None or version != after_version + len(out) + 1:
                 raise CorruptLogError(f"game {game_id!r}: gap before version {version}")
             out.append(LogEntry(version, cast(bytes, fields[b"__data__"]),
-                                _text(fields.get(b"cmd", b"")), fields.get(b"command")))
+                                _text(fields.get(b"cmd", b"")),
+                                cast("bytes | None", fields.get(b"command"))))
         return out
 
     async def version(self, game_id: str) -> int:

@@ -108,7 +108,7 @@ async def test_crash_between_append_and_prompt_does_not_stall_the_game(
     await wait_for(prompted, 10, "the next seat's deadline")
     asked = [
         (int(f[b"version"]), int(f[b"seat"]))
-        for _, f in await redis_client.xrange(prompts_key("human"))
+        for _, f in await redis_client.xrange(prompts_key(partition(game), "human"))
     ]
     assert asked[-1] == (script.state.version, seat)
     assert await total_pending(redis_client) == 0
