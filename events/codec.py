@@ -14,9 +14,10 @@ from typing import Any, Union
 import msgspec
 
 from events.commands import Command
-from events.envelope import CommandEnvelope, EventEnvelope
+from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
 from events.prompts import Prompt, View
+from events.schema import has_upcasters, upcast, version_of
 
 MAX_COMMAND_BYTES = 16 * 1024
 
@@ -101,16 +102,37 @@ class Codec:
         )
 
     def decode_event_envelope(self, data: bytes) -> EventEnvelope:
+        """An envelope and its event; an event of an older schema goes through its upcasters
+        (events.schema) and comes back in the current shape, its envelope saying so."""
         wire = self._wire_event.decode(data)
+        schema = wire.schema
+        try:
+            event = self._event.decode(wire.event)
+        except msgspec.ValidationError:
+            if not has_upcasters():
+                raise
+            event = None  # an old shape the current type refuses: upcast below
+        # Most logs hold only v1 events and no type has an upcaster: nothing more to check.
+        if event is None or ((schema != 1 or has_upcasters()) and schema != schema_of(event)):
+            event, schema = self._upcast(wire.event, schema)  # older: upcast; newer: refused
         return EventEnvelope(
             game_id=wire.game_id,
             version=wire.version,
             at=wire.at,
             command_id=wire.command_id,
-            event=self._event.decode(wire.event),
-            schema=wire.schema,
+            event=event,
+            schema=schema,
             rules_version=wire.rules_version,
         )
+
+    def _upcast(self, raw: msgspec.Raw, schema: int) -> tuple[Event, int]:
+        data = msgspec.json.decode(raw)
+        tag = data.get("type") if isinstance(data, dict) else None
+        if not isinstance(tag, str):
+            raise msgspec.ValidationError("an event must be an object with a 'type' tag")
+        data = upcast(tag, schema, data)
+        event: Event = msgspec.convert(data, self.event_union)
+        return event, version_of(tag)
 
     def decode_prompt(self, data: bytes) -> Prompt:
         # Prompt.options are commands: decode them through the command union.

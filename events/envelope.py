@@ -6,6 +6,7 @@ import msgspec
 
 from events.commands import Command
 from events.events import Event
+from events.schema import version_of
 
 EVENT_SCHEMA = 1
 
@@ -28,3 +29,8 @@ class EventEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     event: Event
     schema: int = EVENT_SCHEMA
     rules_version: str = ""
+
+
+def schema_of(event: Event) -> int:
+    """The schema version to stamp on `event`'s envelope (events.schema)."""
+    return version_of(type(event).__struct_config__.tag)  # type: ignore[arg-type]

@@ -107,6 +107,7 @@ def _more_commands() -> list:  # type: ignore[type-arg]
         play,
         projections,
         registry,
+        replay,
         tournament,
     )
 

@@ -80,6 +80,9 @@ class Ruleset:
     derivers: list[tuple[frozenset[type[Event]], Deriver]] = field(default_factory=list)
     derive_after: set[type[Event]] = field(default_factory=set)
     redactors: dict[type[Event], Redactor] = field(default_factory=dict)
+    # Events an undo may cross: public and without chance. Any other event (a roll, a steal, a
+    # drawn card, a module event not listed here) is a floor no undo goes below (engine/undo.py).
+    reversible: set[type[Event]] = field(default_factory=set)
     # Per-module extension state in State.ext: init from GameCreated, copy, and dump.
     init_ext: dict[str, Callable[[State, GameCreated], Any]] = field(default_factory=dict)
     copy_ext: dict[str, Callable[[Any], Any]] = field(default_factory=dict)

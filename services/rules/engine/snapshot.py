@@ -26,7 +26,11 @@ def load(data: bytes, created: GameCreated) -> State:
     from services.rules.engine import initial_state
 
     d: dict[str, Any] = msgspec.json.decode(data)
-    state = initial_state(created)
+    return restore(initial_state(created), d)
+
+
+def restore(state: State, d: dict[str, Any]) -> State:
+    """Overwrite `state` (of the same game: board and ruleset) with `to_dict` data."""
     for name, value in d.items():
         if name == "players":
             state.players = [_player(p) for p in value]

@@ -1,0 +1,1 @@
+"""Replays, audits and archives of games (DESIGN.md "Undo, audit, contest")."""

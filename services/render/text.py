@@ -1,0 +1,160 @@
+r"""The text board: an ASCII map of the island and a table of the players (`hexlog replay`).
+
+Pointy-top hexes, 10 columns apart, rows 4 lines apart (axial q, r → column 10q + 5r, line 4r).
+A hex shows its terrain in 3 letters (FOR forest, HIL hills, PAS pasture, FLD fields, MTN
+mountains, DES desert) and its number; the robber is `(R)`. Corners and sides show pieces by
+seat letter (R red = seat 0, B blue = 1, W white = 2, O orange = 3): settlement `r`, city `R`,
+road `rr` (`r` on an upright side); empty corners are `.`. Harbors are written in the sea next
+to their side: `3:1`, `2:1 ore`.
+
+                    .         .         .
+                 /     \   /     \   /     \
+               .   MTN   .   PAS   .   FOR   .
+               |   10    |    2    |    9    |  3:1
+               r         .         .         .
+            rr    \   /     \   /     \   /     \
+          .   FLD   .   HIL   .   PAS   .   HIL   .
+
+Only public facts come from the state (pieces, robber); hands and cards come from a `View`,
+which already hides what the reader may not see.
+"""
+
+from __future__ import annotations
+
+from events.prompts import View
+from services.render.narrate import COLORS, cards
+from services.rules.engine.geometry import corners, edge_endpoints
+from services.rules.engine.state import CITY, NO_ONE, State
+
+TERRAIN = {"forest": "FOR", "hills": "HIL", "pasture": "PAS", "fields": "FLD",
+           "mountains": "MTN", "desert": "DES"}
+LETTERS = tuple(c[0] for c in COLORS)
+# Corner offsets (column, line) from a hex centre, clockwise from north (geometry.corners).
+CORNER_AT = ((0, -3), (5, -1), (5, 1), (0, 3), (-5, 1), (-5, -1))
+
+
+def centre(h: tuple[int, int]) -> tuple[int, int]:
+    q, r = h
+    return 10 * q + 5 * r, 4 * r
+
+
+class Canvas:
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], str] = {}
+
+    def put(self, x: int, y: int, text: str) -> None:
+        for i, ch in enumerate(text):
+            self.cells[(x + i, y)] = ch
+
+    def text(self) -> str:
+        if not self.cells:
+            return ""
+        xs = [x for x, _ in self.cells]
+        ys = [y for _, y in self.cells]
+        lines = []
+        for y in range(min(ys), max(ys) + 1):
+            row = "".join(self.cells.get((x, y), " ") for x in range(min(xs), max(xs) + 1))
+            lines.append(row.rstrip())
+        return "\n".join(lines)
+
+
+def render_board(state: State) -> str:
+    board = state.board
+    topo = board.topo
+    canvas = Canvas()
+    vpos: dict[int, tuple[int, int]] = {}
+    for h, hx in enumerate(topo.hexes):
+        if not topo.hex_is_land[h]:
+            continue
+        cx, cy = centre(hx)
+        for i, key in enumerate(corners(hx)):
+            vpos[topo.vertex_index[key]] = (cx + CORNER_AT[i][0], cy + CORNER_AT[i][1])
+        terrain = board.hex_terrain[h]
+        canvas.put(cx - 1, cy - 1, TERRAIN.get(terrain, terrain[:3].upper()))
+        if board.hex_number[h]:
+            num = str(board.hex_number[h])
+            canvas.put(cx - len(num) // 2, cy, num)
+        if h == state.robber:
+            canvas.put(cx - 1, cy + 1, "(R)")
+    for e, (a, b) in enumerate(topo.edge_vertices):
+        if a in vpos and b in vpos and topo.edge_is_land[e]:
+            _draw_edge(canvas, vpos[a], vpos[b], state.edge_owner[e])
+    for v, (x, y) in vpos.items():
+        owner = state.vertex_owner[v]
+        if owner == NO_ONE:
+            canvas.put(x, y, ".")
+        else:
+            letter = LETTERS[owner % len(LETTERS)]
+            canvas.put(x, y, letter if state.vertex_level[v] == CITY else letter.lower())
+    for hb in board.harbors:
+        _draw_harbor(canvas, hb.sea, hb.land, hb.kind)
+    return canvas.text()
+
+
+def _draw_edge(canvas: Canvas, p: tuple[int, int], q: tuple[int, int], owner: int) -> None:
+    (x1, y1), (x2, y2) = sorted((p, q))
+    mark = LETTERS[owner % len(LETTERS)].lower() if owner != NO_ONE else ""
+    if x1 == x2:  # a vertical side
+        canvas.put(x1, (y1 + y2) // 2, mark or "|")
+        return
+    glyph = "/" if y2 < y1 else "\\"
+    xm = (x1 + x2) // 2  # the two middle columns of the side: xm, xm + 1
+    if mark:
+        canvas.put(xm, (y1 + y2) // 2, mark * 2)
+    else:  # one stroke, on the column farther from the upper corner
+        upper = x1 if y1 < y2 else x2
+        canvas.put(xm if abs(xm - upper) > abs(xm + 1 - upper) else xm + 1, (y1 + y2) // 2, glyph)
+
+
+def _draw_harbor(canvas: Canvas, sea: tuple[int, int], land: tuple[int, int], kind: str) -> None:
+    """The label on the sea hex's middle line, pulled towards its side of the land hex and
+    pushed back out until it covers nothing already drawn."""
+    cx, cy = centre(land)
+    ends = [CORNER_AT[corners(land).index(key)] for key in edge_endpoints(_edge(sea, land))]
+    mx = cx + (ends[0][0] + ends[1][0]) / 2
+    sx, sy = centre(sea)
+    label = "3:1" if kind == "3:1" else f"2:1 {kind}"
+    x = round(sx + 0.4 * (mx - sx)) - len(label) // 2
+    step = 1 if sx > mx else -1 if sx < mx else 0
+    while step and any((x + i, sy) in canvas.cells for i in range(-1, len(label) + 1)):
+        x += step
+    canvas.put(x, sy, label)
+
+
+def _edge(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (a, b) if a < b else (b, a)
+
+
+def legend(state: State) -> str:
+    seats = [f"{LETTERS[s % len(LETTERS)].lower()}/{LETTERS[s % len(LETTERS)]} "
+             f"{state.names[s]} ({COLORS[s % len(COLORS)]})" for s in range(state.n)]
+    extra = [f"{LETTERS[o % len(LETTERS)].lower()} neutral {o}"
+             for o in range(state.n, len(state.players))]
+    return ("pieces: settlement/city by seat letter, roads as the lower-case letter; "
+            "(R) robber; . empty corner\n  " + "; ".join(seats + extra))
+
+
+def players_table(view: View) -> str:
+    """One line per seat; hands and development cards only where the view shows them."""
+    head = (f"{'seat':<4} {'name':<14} {'VP':>7} {'cards':<34} {'development':<28} "
+            f"{'kn':>2} {'rd':>2} {'st':>2} {'ct':>2} awards")
+    lines = [head]
+    for p in view.players:
+        vp = f"{p.public_vp}" + (f" ({p.vp})" if p.vp is not None and p.vp != p.public_vp else "")
+        hand = f"{p.cards}" + (f": {cards(p.hand)}" if p.hand is not None and p.cards else "")
+        dev = f"{p.dev_cards}" + (
+            f": {', '.join(f'{n} {c}' for c, n in p.dev_hand.items())}" if p.dev_hand else ""
+        )
+        awards = ", ".join(a for a, on in (("longest road", view.longest_road == p.seat),
+                                           ("largest army", view.largest_army == p.seat)) if on)
+        name = f"{p.name} ({COLORS[p.seat % len(COLORS)][0]})"
+        lines.append(f"{p.seat:<4} {name:<14} {vp:>7} {hand:<34} {dev:<28} {p.knights:>2} "
+                     f"{len(p.roads):>2} {len(p.settlements):>2} {len(p.cities):>2} {awards}")
+    return "\n".join(lines)
+
+
+def status_line(view: View, who: str) -> str:
+    roll = f"last roll {view.last_roll}" if view.last_roll else "no roll yet"
+    state = "finished" if view.finished else f"{view.phase}, seat {view.current} to act"
+    return (f"version {view.version} · turn {view.turn} · {state} · {roll} · bank {cards(view.bank)} "
+            f"· dev deck {view.dev_deck} · as {who}")
