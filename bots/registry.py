@@ -1,6 +1,15 @@
-"""The bots hexlog ships, by name."""
+"""The bots hexlog ships, by name; and bots given by import path.
+
+A worker serves a pool per bot spec: a shipped name (`random`), or `name=package.module:Factory`
+(pool `name`, bots made by calling `Factory(seed)`), so a bot written in Python outside hexlog
+runs as an external worker with `hexlog serve bots --bots mybot=mypackage.bots:MyBot`. (A bot in
+another language needs no registry at all: it only speaks the bot protocol, see bots/worker.py.)
+"""
 
 from __future__ import annotations
+
+import importlib
+import re
 
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
@@ -12,9 +21,46 @@ SHIPPED: dict[str, BotFactory] = {
 }
 
 
-def make_bot(name: str, seed: int) -> Bot:
+POOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def parse_bot_spec(spec: str) -> tuple[str, str]:
+    """`random` → ("random", "random"); `mybot=pkg.mod:Factory` → ("mybot", "pkg.mod:Factory");
+    `other=random` serves a shipped bot under another pool name. The first is the pool name
+    (what games and tournaments call the bot)."""
+    name, sep, ref = spec.strip().partition("=")
+    name, ref = name.strip(), ref.strip()
+    if not sep:
+        ref = name
+    if not POOL_NAME.fullmatch(name):
+        raise ValueError(f"bad bot name {name!r}: use letters, digits, '_', '.', '-'")
+    if not ref:
+        raise ValueError(f"bad bot spec {spec!r}: expected name=package.module:Factory")
+    return name, ref
+
+
+def load_factory(ref: str) -> BotFactory:
+    """`package.module:Attr` (Attr may be dotted) → the callable it names."""
+    module_name, _, attr = ref.partition(":")
     try:
-        factory = SHIPPED[name]
+        obj: object = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load bot factory {ref!r}: {exc}") from exc
+    if not callable(obj):
+        raise ValueError(f"bot factory {ref!r} is not callable")
+    return obj  # type: ignore[return-value]
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot from a shipped name or a spec `name=package.module:Factory` (see parse_bot_spec)."""
+    _, ref = parse_bot_spec(name)
+    if ":" in ref:
+        return load_factory(ref)(seed)
+    try:
+        factory = SHIPPED[ref]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (shipped: {', '.join(sorted(SHIPPED))})") from None
+        raise ValueError(f"unknown bot {ref!r} (shipped: {', '.join(sorted(SHIPPED))}; or give "
+                         "name=package.module:Factory)") from None
     return factory(seed)

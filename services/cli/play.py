@@ -1,38 +1,49 @@
-"""`hexlog play`, `hexlog serve` and `hexlog up`: games through Redis with separate processes."""
+"""`hexlog play`, `hexlog serve` and `hexlog up`: games through Redis with separate processes.
+
+`hexlog` imports this module to register the commands, whatever command runs (`hexlog bench
+engine` too): so the service stack (asyncio, redis, the client, logging, the embedded Valkey)
+is imported inside the functions that use it, never at the top.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
-
-from redis.asyncio import Redis
+from typing import TYPE_CHECKING, Any
 
 from events.events import GameFinished
 from events.requests import CreateGame
 from services.cli.main import add_rules_options, modules_from
 from services.cli.registry import COMMANDS
-from services.client import Client, ServiceError, new_id
 from services.rules.engine import RulesetError, evolve, initial_state
 from services.rules.engine.state import State
-from services.rules.protocol import is_alive
-from services.runtime import processes
-from services.runtime.logging import configure
-from services.runtime.valkey import redis_url_from_env_or_embedded
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from services.client import Client
 
 DEFAULT_BOTS = "random,random,heuristic,heuristic"
+
+
+def redis_url_from_env_or_embedded(data_dir: Path) -> AbstractContextManager[str]:
+    """`services.runtime.valkey`'s: REDIS_URL, or an embedded Valkey for the command."""
+    from services.runtime import valkey
+
+    return valkey.redis_url_from_env_or_embedded(data_dir)
 
 
 # --- serve ----------------------------------------------------------------------------------
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from services.runtime.logging import configure
+
     configure(args.log_level)
     with redis_url_from_env_or_embedded(args.data_dir) as url:
         if args.service == "rules":
@@ -53,26 +64,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # --- local services for one command ---------------------------------------------------------
 
 
-async def _alive(url: str, service: str) -> bool:
+async def _serving(url: str, services: Sequence[str]) -> list[bool]:
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from services.rules.protocol import is_serving
+
     redis = Redis.from_url(url)
     try:
-        return await is_alive(redis, service)
+        return list(await asyncio.gather(*(is_serving(redis, s) for s in services)))
     finally:
         await redis.aclose()
 
 
 @contextmanager
 def services_running(url: str, pools: Sequence[str], projections: bool = False) -> Iterator[list[str]]:
-    """Attach to a running rules service and bot workers, or start them for this command."""
+    """Attach to a running rules service and bot workers, or start them for this command.
+    `pools` are bot specs (a shipped name, or `name=package.module:Factory`). A liveness key
+    left by a killed service does not count (`is_serving`)."""
+    import asyncio
+
+    from bots.registry import parse_bot_spec
+    from services.runtime import processes
+
     procs = []
     started: list[str] = []
-    if not asyncio.run(_alive(url, "rules")):
+    names = ["rules", *(["projections"] if projections else []),
+             *(f"bots:{parse_bot_spec(p)[0]}" for p in pools)]
+    alive = dict(zip(names, asyncio.run(_serving(url, names)), strict=True))
+    if not alive["rules"]:
         procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), url))
         started.append("rules")
-    if projections and not asyncio.run(_alive(url, "projections")):
+    if projections and not alive["projections"]:
         procs.append(processes.spawn(processes.hexlog_command("serve", "projections"), url))
         started.append("projections")
-    missing = [p for p in pools if not asyncio.run(_alive(url, f"bots:{p}"))]
+    missing = [p for p in pools if not alive[f"bots:{parse_bot_spec(p)[0]}"]]
     if missing:
         procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(missing)), url))
         started.append("bots:" + ",".join(missing))
@@ -105,6 +132,11 @@ def play_bots(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.client import ServiceError
+    from services.runtime.logging import configure
+
     configure(args.log_level)
     try:
         bots = play_bots(args)
@@ -127,6 +159,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
+    from redis.asyncio import Redis
+
+    from services.client import Client, new_id
+
     redis = Redis.from_url(url)
     client = Client(redis)
     try:
@@ -223,6 +259,9 @@ def format_result(r: dict[str, Any]) -> str:
 
 
 def cmd_up(args: argparse.Namespace) -> int:
+    from services.runtime import processes
+    from services.runtime.logging import configure
+
     configure(args.log_level)
     with redis_url_from_env_or_embedded(args.data_dir) as url:
         services = [
@@ -259,7 +298,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("serve", help="run one service in the foreground")
     p.add_argument("service", choices=["rules", "bots", "projections"])
-    p.add_argument("--bots", default="random,heuristic", help="bots: the pools to serve")
+    p.add_argument("--bots", default="random,heuristic",
+                   help="bots: the pools to serve, comma-separated: shipped names, or "
+                        "name=package.module:Factory for a bot by import path (pool `name`)")
     p.add_argument("--claim-idle-ms", type=int, default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,8 @@ from services.cli.registry import COMMANDS
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
+    import asyncio
+
     from redis.asyncio import Redis
 
     from services.projections.projector import Projector

@@ -26,14 +26,16 @@ from redis.exceptions import ResponseError
 from events.codec import codec
 from events.events import GameCreated, GameFinished, SeatForfeited
 from services.rules.engine import evolve, initial_state, score
-from services.rules.protocol import beat, leave, stop_on_sigterm
+from services.rules.protocol import DATA, beat, leave, stop_on_sigterm
 from services.store import EventStore
-from services.store.keys import PARTITIONS, PREFIX, feed_key
+from services.store.keys import PARTITIONS, PREFIX, feed_key, game_keys
 from services.store.streams import read_group
-from services.tournament.ratings import GameResult, standings
+from services.tournament.ratings import GameResult, Rater
 
 log = structlog.get_logger("hexlog.projections")
 GROUP = "projections"
+CLAIM_EVERY_S = 10.0
+CLAIM_IDLE_MS = 30_000
 
 
 def game_key(game_id: str) -> str:
@@ -54,6 +56,7 @@ class Projector:
         self.store = EventStore(redis)
         self.consumer = consumer
         self.codec = codec()
+        self.raters: dict[str, tuple[Rater, list[GameResult]]] = {}  # see update_standings
 
     async def prepare(self) -> None:
         for p in range(PARTITIONS):
@@ -65,21 +68,69 @@ class Projector:
 
     async def run(self, stop: asyncio.Event | None = None, block_ms: int = 200) -> None:
         await self.prepare()
+        # What an earlier instance under this consumer name read and never acked (it was
+        # killed mid-batch) is applied first: `>` would never deliver it again.
+        await self.recover(own=True)
         streams = {feed_key(p): ">" for p in range(PARTITIONS)}
-        last_beat = 0.0
+        last_beat = last_claim = time.monotonic() - 60
         while stop is None or not stop.is_set():
-            if time.monotonic() - last_beat > 1.0:
-                last_beat = time.monotonic()
-                await beat(self.redis, "projections", self.consumer)
-            for stream, entries in await read_group(self.redis, GROUP, self.consumer, streams,
-                                                    count=200, block=block_ms):
-                latest: dict[str, int] = {}
-                for _, fields in entries:
-                    game = fields[b"game"].decode()
-                    latest[game] = max(latest.get(game, 0), int(fields[b"to"]))
-                for game, to in latest.items():
-                    await self.apply(game, to)
-                await self.redis.xack(stream, GROUP, *[e[0] for e in entries])
+            try:
+                if time.monotonic() - last_beat > 1.0:
+                    last_beat = time.monotonic()
+                    await beat(self.redis, "projections", self.consumer)
+                if time.monotonic() - last_claim > CLAIM_EVERY_S:
+                    last_claim = time.monotonic()
+                    await self.recover(own=False)
+                for stream, entries in await read_group(self.redis, GROUP, self.consumer, streams,
+                                                        count=200, block=block_ms):
+                    await self.handle(stream, entries)
+            except Exception:
+                # A dropped connection must not end the projector (nor leave it beating while
+                # reading nothing): unacked entries stay pending and are recovered.
+                log.exception("projection loop failed; retrying")
+                await asyncio.sleep(0.5)
+
+    async def handle(self, stream: str, entries: list[tuple[bytes, Any]]) -> None:
+        """Apply a batch of feed entries (each game once, to its latest version), then ack."""
+        latest: dict[str, int] = {}
+        for _, fields in entries:
+            if not fields:  # an entry trimmed away while pending
+                continue
+            game = fields[b"game"].decode()
+            latest[game] = max(latest.get(game, 0), int(fields[b"to"]))
+        for game, to in latest.items():
+            try:
+                await self.apply(game, to)
+            except Exception:
+                # One game the projector cannot read (a bug, a ruleset this build lacks) must
+                # not stop every other game's projection; `rebuild` redoes it after a fix.
+                log.exception("projection of a game failed", game_id=game, version=to)
+        if entries:
+            await self.redis.xack(stream, GROUP, *[e[0] for e in entries])
+
+    async def recover(self, own: bool) -> None:
+        """Apply entries left pending: our own consumer's (`own`, at start), or those of
+        other consumers idle longer than CLAIM_IDLE_MS (a dead projector's), by XAUTOCLAIM."""
+        for p in range(PARTITIONS):
+            stream = feed_key(p)
+            if own:
+                while True:
+                    reply: Any = await self.redis.xreadgroup(GROUP, self.consumer,
+                                                             {stream: "0"}, count=200)
+                    entries = reply[0][1] if reply else []
+                    if not entries:
+                        break
+                    await self.handle(stream, entries)
+                continue
+            start = "0-0"
+            while True:
+                claimed: Any = await self.redis.xautoclaim(
+                    stream, GROUP, self.consumer, CLAIM_IDLE_MS, start_id=start, count=200)
+                start, entries = claimed[0], claimed[1]
+                if entries:
+                    await self.handle(stream, entries)
+                if start in (b"0-0", "0-0"):
+                    break
 
     async def apply(self, game_id: str, upto: int) -> None:
         """Bring the summary of `game_id` up to version `upto` (idempotent)."""
@@ -88,7 +139,23 @@ class Projector:
         if seen >= upto:
             return
         meta = await self.store.meta(game_id) or {}
-        events = [self.codec.decode_event_envelope(b).event for _, b in await self.store.read(game_id, 0)]
+        # While a game runs only its last event is read (a game ends with GameFinished); it is
+        # read whole, and folded, once: when it has finished. The summary is the same as one
+        # made from scratch (`rebuild`).
+        if seen:
+            last: Any = await self.redis.xrevrange(game_keys(game_id).ev, "+", "-", count=1)
+            if not last:
+                return
+            entry_id, fields = last[0]
+            event = self.codec.decode_event_envelope(fields[DATA.encode()]).event
+            if not isinstance(event, GameFinished):
+                await self.redis.hset(key, mapping={
+                    "version": int(entry_id.decode().split("-", 1)[0]),
+                    "controllers": meta.get("seated") or meta.get("controllers", "[]"),
+                })
+                return
+        events = [self.codec.decode_event_envelope(b).event
+                  for _, b in await self.store.read(game_id, 0)]
         if not events or not isinstance(events[0], GameCreated):
             return
         created = events[0]
@@ -99,7 +166,8 @@ class Projector:
             "ruleset": created.ruleset,
             "modules": json.dumps([m.name for m in created.modules]),
             "names": json.dumps(list(created.names)),
-            "controllers": meta.get("controllers", "[]"),
+            # Who was seated (a forfeit changes `controllers` to "forfeit"; `seated` keeps them).
+            "controllers": meta.get("seated") or meta.get("controllers", "[]"),
             "tournament": meta.get("tournament", ""),
             "tournament_index": meta.get("tournament_index", "-1"),
         }
@@ -134,19 +202,36 @@ class Projector:
         await self.update_standings(tid)
 
     async def update_standings(self, tid: str) -> None:
+        """Rate the tournament's results in schedule order. The ratings of the results that
+        arrived as an unbroken run from index 0 are kept between calls (results never change),
+        so a finished game costs one rating update plus those of the few games that finished
+        ahead of their turn; the table is the same as `standings(results)` from scratch."""
         raw = await self.redis.hgetall(results_key(tid))
-        results = [
-            GameResult(
+        results = sorted(
+            (GameResult(
                 index=d["index"], game_id=d["game_id"], bots=tuple(d["bots"]),
                 scores=tuple(d["scores"]), winner=d["winner"], forfeits=tuple(d["forfeits"]),
-            )
-            for d in (json.loads(v) for v in raw.values())
-        ]
-        table = [s.as_dict() | {"history": s.history} for s in standings(results)]
+            ) for d in (json.loads(v) for v in raw.values())),
+            key=lambda r: r.index,
+        )
+        rater, rated = self.raters.get(tid, (Rater(), []))
+        if results[: len(rated)] != rated:  # not what was rated (a rebuild, another writer)
+            rater, rated = Rater(), []
+        done = len(rated)
+        while done < len(results) and results[done].index == done:
+            rater.rate(results[done])
+            done += 1
+        self.raters[tid] = (rater, results[:done])
+        if done < len(results):
+            rater = rater.copy()
+            for r in results[done:]:
+                rater.rate(r)
+        table = [s.as_dict() | {"history": s.history} for s in rater.standings()]
         await self.redis.set(standings_key(tid), json.dumps({"games": len(results), "standings": table}))
 
     async def rebuild(self) -> int:
         """Drop every projection key and recompute from the logs; returns the games applied."""
+        self.raters.clear()
         async for key in self.redis.scan_iter(match=f"{PREFIX}:proj:*", count=500):
             await self.redis.delete(key)
         await self.prepare()

@@ -4,13 +4,17 @@ interval, mean VP; ordered by the conservative rating μ − 3σ.
 Results are rated in schedule order, whatever order the games finished in, so the same
 tournament always gives the same table. A bot that holds several seats in one game gets the
 mean of its seats' rating updates for that game (one rating per bot, not per seat).
+
+Counts are per game, not per seat: `games` is the games a bot played in, `wins` the games one
+of its seats won (so with `random,heuristic` sharing every game 2 + 2, the two win rates add up
+to the decided games), `forfeits` the games it left for good. `mean_vp` is per seat.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -31,11 +35,12 @@ class Standing:
     bot: str
     games: int = 0
     wins: int = 0
+    seats: int = 0  # seats held over all its games (mean VP is per seat)
     vp_total: int = 0
     forfeits: int = 0
     mu: float = 25.0
     sigma: float = 25.0 / 3
-    history: list[float] = field(default_factory=list)
+    history: list[tuple[int, float]] = field(default_factory=list)  # (game index, μ after it)
 
     @property
     def win_rate(self) -> float:
@@ -43,7 +48,7 @@ class Standing:
 
     @property
     def mean_vp(self) -> float:
-        return self.vp_total / self.games if self.games else 0.0
+        return self.vp_total / self.seats if self.seats else 0.0
 
     @property
     def conservative(self) -> float:
@@ -62,6 +67,7 @@ class Standing:
             "sigma": self.sigma,
             "conservative": self.conservative,
             "forfeits": self.forfeits,
+            "seats": self.seats,
         }
 
 
@@ -90,10 +96,21 @@ def ranks(result: GameResult) -> list[int]:
     return [order.index(k) + 1 for k in keys]
 
 
-def standings(results: Iterable[GameResult]) -> list[Standing]:
-    model = PlackettLuce()
-    table: dict[str, Standing] = {}
-    for result in sorted(results, key=lambda r: r.index):
+class Rater:
+    """Rates results one by one, in schedule order (`standings` from scratch; the projector
+    keeps one per tournament over the results that arrived in order, so a finished game costs
+    one rating update, not a re-rating of the whole tournament)."""
+
+    def __init__(self) -> None:
+        self.model = PlackettLuce()
+        self.table: dict[str, Standing] = {}
+        self.last = -1  # index of the last result rated
+
+    def rate(self, result: GameResult) -> None:
+        if result.index <= self.last:
+            raise ValueError(f"result {result.index} rated after {self.last}: out of order")
+        self.last = result.index
+        table, model = self.table, self.model
         for bot in result.bots:
             table.setdefault(bot, Standing(bot))
         teams = [[model.rating(mu=table[b].mu, sigma=table[b].sigma)] for b in result.bots]
@@ -105,14 +122,31 @@ def standings(results: Iterable[GameResult]) -> list[Standing]:
             s = table[bot]
             s.mu = sum(m for m, _ in new) / len(new)
             s.sigma = sum(sg for _, sg in new) / len(new)
-            s.history.append(s.mu)
-        for seat, bot in enumerate(result.bots):
+            s.history.append((result.index, s.mu))
+        for bot in dict.fromkeys(result.bots):
+            seats = [i for i, b in enumerate(result.bots) if b == bot]
             s = table[bot]
             s.games += 1
-            s.wins += seat == result.winner
-            s.vp_total += result.scores[seat]
-            s.forfeits += seat in result.forfeits
-    return sorted(table.values(), key=lambda s: (-s.conservative, s.bot))
+            s.wins += result.winner in seats
+            s.seats += len(seats)
+            s.vp_total += sum(result.scores[i] for i in seats)
+            s.forfeits += any(i in result.forfeits for i in seats)
+
+    def copy(self) -> Rater:
+        other = Rater()
+        other.last = self.last
+        other.table = {b: replace(s, history=list(s.history)) for b, s in self.table.items()}
+        return other
+
+    def standings(self) -> list[Standing]:
+        return sorted(self.table.values(), key=lambda s: (-s.conservative, s.bot))
+
+
+def standings(results: Iterable[GameResult]) -> list[Standing]:
+    rater = Rater()
+    for result in sorted(results, key=lambda r: r.index):
+        rater.rate(result)
+    return rater.standings()
 
 
 def binomial_p_value(wins: int, n: int, p: float = 0.5) -> float:

@@ -1,78 +1,118 @@
 """Showing a tournament: the standings table, the files of `--out`, the ratings plot (SVG,
-drawn by hand so that no plotting library is needed)."""
+drawn by hand so that no plotting library is needed; a PNG too when matplotlib is installed)."""
 
 from __future__ import annotations
 
 import csv
 import json
+from html import escape
 from pathlib import Path
 from typing import Any
 
+from services.tournament.ratings import binomial_p_value
+
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+JSON_KEYS = ("bot", "games", "wins", "win_rate", "mean_vp", "mu", "sigma", "conservative",
+             "forfeits", "win_rate_95")
+
+
+def head_to_head(result: dict[str, Any]) -> dict[str, Any] | None:
+    """With two bots that both played every game (`random,heuristic`: 2 + 2 seats each game):
+    who won how many of the decided games, and the exact two-sided binomial p-value of that
+    split against 50% (no difference between the bots)."""
+    rows = result["standings"]
+    if len(rows) != 2 or any(r["games"] != result["games"] for r in rows):
+        return None
+    a, b = rows
+    decided = a["wins"] + b["wins"]
+    return {"bots": [a["bot"], b["bot"]], "wins": [a["wins"], b["wins"]], "decided": decided,
+            "undecided": result["games"] - decided,
+            "p_value": binomial_p_value(a["wins"], decided)}
 
 
 def table(result: dict[str, Any]) -> str:
     rows = result["standings"]
     forfeits = any(r["forfeits"] for r in rows)
-    head = (f"{'#':>2}  {'bot':<14}{'games':>6}{'wins':>6}  {'win rate (95% CI)':<22}"
+    w = max([14, *(len(r["bot"]) + 2 for r in rows)])
+    head = (f"{'#':>2}  {'bot':<{w}}{'games':>6}{'wins':>6}  {'win rate (95% CI)':<22}"
             f"{'mean VP':>8}{'mu':>8}{'sigma':>7}{'mu-3sigma':>10}")
     if forfeits:
         head += f"{'forfeits':>9}"
     lines = [f"tournament {result['tournament']}: {result['games']} games", "", head]
     for i, r in enumerate(rows, 1):
         lo, hi = r["win_rate_95"]
-        line = (f"{i:>2}  {r['bot']:<14}{r['games']:>6}{r['wins']:>6}  "
-                f"{r['win_rate'] * 100:5.1f}% [{lo * 100:4.1f}–{hi * 100:4.1f}%]    "
+        line = (f"{i:>2}  {r['bot']:<{w}}{r['games']:>6}{r['wins']:>6}  "
+                f"{r['win_rate'] * 100:5.1f}% [{lo * 100:4.1f}-{hi * 100:5.1f}%]   "
                 f"{r['mean_vp']:>8.2f}{r['mu']:>8.2f}{r['sigma']:>7.2f}{r['conservative']:>10.2f}")
         if forfeits:
             line += f"{r['forfeits']:>9}"
         lines.append(line)
     lines.append("")
-    lines.append("ordered by the conservative rating mu - 3 sigma (openskill Plackett-Luce)")
+    lines.append("ordered by the conservative rating mu - 3 sigma (openskill Plackett-Luce); "
+                 "games and wins count games, mean VP is per seat")
+    h2h = head_to_head(result)
+    if h2h is not None:
+        (a, b), (wa, wb) = h2h["bots"], h2h["wins"]
+        lines.append(f"head to head: {a} {wa} - {wb} {b} in {h2h['decided']} decided games "
+                     f"({h2h['undecided']} undecided); two-sided exact binomial p = "
+                     f"{h2h['p_value']:.3g}")
     if forfeits:
-        lines.append("forfeits: games a bot left for good (its seats were played by default moves "
-                     "and ranked last)")
+        lines.append("forfeits: games in which a bot left for good (its seats were played by "
+                     "default moves and ranked last)")
     return "\n".join(lines)
 
 
 def json_result(result: dict[str, Any]) -> dict[str, Any]:
-    return {
+    out = {
         "tournament": result["tournament"],
         "games": result["games"],
-        "standings": [
-            {k: r[k] for k in ("bot", "games", "wins", "win_rate", "mean_vp", "mu", "sigma",
-                               "conservative", "forfeits", "win_rate_95")}
-            for r in result["standings"]
-        ],
+        "standings": [{k: r[k] for k in JSON_KEYS} for r in result["standings"]],
         "game_ids": result["games_ids"],
     }
+    h2h = head_to_head(result)
+    if h2h is not None:
+        out["head_to_head"] = h2h
+    return out
 
 
 def write_out(out: Path, result: dict[str, Any], games: list[dict[str, Any]]) -> list[Path]:
+    """standings.json (the `--json` object), games.csv (every game: id, bots, scores, winner,
+    forfeits), standings.txt (the table), ratings.svg (and ratings.png with matplotlib)."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "standings.json", out / "games.csv", out / "ratings.svg", out / "standings.txt"]
-    paths[0].write_text(json.dumps(json_result(result), indent=2) + "\n")
-    with paths[1].open("w", newline="") as f:
+    paths[0].write_text(json.dumps(json_result(result), indent=2) + "\n", encoding="utf-8")
+    with paths[1].open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["index", "game_id", "bots", "scores", "winner", "forfeits"])
         for g in games:
             w.writerow([g["index"], g["game_id"], " ".join(g["bots"]),
-                        " ".join(map(str, g["scores"])), g["winner"], " ".join(map(str, g["forfeits"]))])
-    paths[2].write_text(ratings_svg(result["standings"]))
-    paths[3].write_text(table(result) + "\n")
+                        " ".join(map(str, g["scores"])),
+                        "" if g["winner"] is None else g["winner"],
+                        " ".join(map(str, g["forfeits"]))])
+    paths[2].write_text(ratings_svg(result["standings"], result["games"]), encoding="utf-8")
+    paths[3].write_text(table(result) + "\n", encoding="utf-8")
+    png = ratings_png(result["standings"], out / "ratings.png")
+    if png is not None:
+        paths.append(png)
     return paths
 
 
-def ratings_svg(rows: list[dict[str, Any]], width: int = 720, height: int = 360) -> str:
-    """μ of each bot after each game it played, as lines."""
-    pad = 48
-    series = [(r["bot"], r["history"]) for r in rows if r["history"]]
-    n = max((len(h) for _, h in series), default=1)
-    values: list[float] = [float(v) for _, h in series for v in h] or [25.0]
-    lo, hi = min(values) - 1, max(values) + 1
+def _series(rows: list[dict[str, Any]]) -> list[tuple[str, list[tuple[int, float]]]]:
+    """(bot, [(game index, μ after that game)]) for each bot, from the projection's history."""
+    return [(r["bot"], [(int(i), float(mu)) for i, mu in r["history"]]) for r in rows if r["history"]]
 
-    def x(i: int) -> float:
-        return pad + (width - 2 * pad) * (i / max(1, n - 1))
+
+def ratings_svg(rows: list[dict[str, Any]], games: int = 0, width: int = 720,
+                height: int = 360) -> str:
+    """μ of each bot after each game it played, over the schedule (x = game index)."""
+    pad, right = 48, 110
+    series = _series(rows)
+    n = max([games, *(h[-1][0] + 1 for _, h in series)])
+    values: list[float] = [mu for _, h in series for _, mu in h] or [25.0]
+    lo, hi = min([*values, 25.0]) - 1, max([*values, 25.0]) + 1
+
+    def x(i: float) -> float:
+        return pad + (width - pad - right) * ((i + 1) / max(1, n))
 
     def y(v: float) -> float:
         return height - pad - (height - 2 * pad) * ((v - lo) / (hi - lo))
@@ -80,16 +120,43 @@ def ratings_svg(rows: list[dict[str, Any]], width: int = 720, height: int = 360)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif" font-size="12">',
              f'<rect width="{width}" height="{height}" fill="white"/>',
-             f'<text x="{pad}" y="20">rating μ over games</text>',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>',
+             f'<text x="{pad}" y="20">rating μ (openskill Plackett-Luce) after each game</text>',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - right}" y2="{height - pad}" stroke="#888"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>',
+             f'<line x1="{pad}" y1="{y(25.0):.1f}" x2="{width - right}" y2="{y(25.0):.1f}" '
+             f'stroke="#ccc" stroke-dasharray="4 4"/>',
              f'<text x="4" y="{y(hi) + 4:.0f}">{hi:.1f}</text>',
              f'<text x="4" y="{y(lo) + 4:.0f}">{lo:.1f}</text>',
-             f'<text x="{width - pad}" y="{height - pad + 16}" text-anchor="end">games played: {n}</text>']
+             f'<text x="4" y="{y(25.0) + 4:.0f}">25.0</text>',
+             f'<text x="{pad}" y="{height - pad + 16}">0</text>',
+             f'<text x="{width - right}" y="{height - pad + 16}" text-anchor="end">game {n}</text>']
     for k, (bot, hist) in enumerate(series):
         colour = COLOURS[k % len(COLOURS)]
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(hist))
+        points = " ".join(f"{x(i):.1f},{y(mu):.1f}" for i, mu in [(-1, 25.0), *hist])
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts.append(f'<text x="{width - pad + 4}" y="{y(hist[-1]) + 4:.1f}" fill="{colour}">{bot}</text>')
+        parts.append(f'<text x="{width - right + 4}" y="{y(hist[-1][1]) + 4:.1f}" '
+                     f'fill="{colour}">{escape(bot)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def ratings_png(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """The same plot as a PNG, if matplotlib is installed (`pip install hexlog[plot]`)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4), dpi=100)
+    for bot, hist in _series(rows):
+        ax.plot([0] + [i + 1 for i, _ in hist], [25.0] + [mu for _, mu in hist], label=bot)
+    ax.set_xlabel("games")
+    ax.set_ylabel("rating μ")
+    ax.set_title("openskill Plackett-Luce rating after each game")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path

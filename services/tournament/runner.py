@@ -10,7 +10,6 @@ skipped, games in progress are waited for, missing ones are created.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import time
@@ -54,10 +53,23 @@ class Spec:
 
 @dataclass
 class Progress:
-    done: int
+    done: int  # games finished, counting those a resumed run found finished
     total: int
-    started: float
-    leader: dict[str, Any] | None
+    started: float  # time.monotonic() when this run started
+    leader: dict[str, Any] | None  # the projection's first row (best conservative rating)
+    resumed: int = 0  # games already finished when this run started (not played by it)
+
+    @property
+    def rate(self) -> float:
+        """Games per second played by this run."""
+        elapsed = time.monotonic() - self.started
+        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds to the end at this run's rate (None before its first game)."""
+        rate = self.rate
+        return (self.total - self.done) / rate if rate > 0 else None
 
 
 def spec_key(tid: str) -> str:
@@ -80,6 +92,19 @@ async def bot_registered(redis: Redis, bot: str) -> bool:
     return bool(await redis.exists(pool_key(f"bot:{bot}")))
 
 
+async def wait_for_bots(redis: Redis, bots: list[str], timeout: float = 30.0) -> None:
+    """Until a worker of each bot is alive (bot workers this command just started)."""
+    deadline = time.monotonic() + timeout
+    for bot in bots:
+        while not await bot_alive(redis, bot):
+            if time.monotonic() > deadline:
+                raise ServiceError(f"no worker of bot {bot!r} started (see .hexlog/logs/)")
+            await asyncio.sleep(0.05)
+
+
+RULES_GONE_S = 30.0  # the rules service missing this long fails the run (games cannot move)
+
+
 class TournamentRunner:
     def __init__(self, redis: Redis, spec: Spec, concurrency: int = 8) -> None:
         self.redis = redis
@@ -90,6 +115,7 @@ class TournamentRunner:
         self.tid = ""
         self.forfeited: set[str] = set()
         self.last_seen: dict[str, float] = {}
+        self.rules_seen = time.monotonic()
 
     async def start(self, resume: bool) -> str:
         digest = self.spec.digest()
@@ -97,7 +123,10 @@ class TournamentRunner:
         if resume:
             latest = await self.redis.lindex(runs, -1)
             if latest is None:
-                raise TournamentError("there is no earlier run of this tournament to resume")
+                raise TournamentError(
+                    "there is no earlier run of this tournament to resume (a tournament is "
+                    "the same when its bots, games, seats, rules, seed, deadline and turn "
+                    "limit are)")
             self.tid = latest.decode() if isinstance(latest, bytes) else str(latest)
         else:
             n = await self.redis.rpush(runs, "")
@@ -106,27 +135,58 @@ class TournamentRunner:
             await self.redis.set(spec_key(self.tid), json.dumps(asdict(self.spec)))
         return self.tid
 
+    async def unfinished_run(self) -> str | None:
+        """The latest earlier run of this same tournament, if it did not finish."""
+        latest = await self.redis.lindex(runs_key(self.spec.digest()), -1)
+        if latest is None:
+            return None
+        tid = latest.decode() if isinstance(latest, bytes) else str(latest)
+        raw = await self.redis.get(standings_key(tid))
+        counted = json.loads(raw)["games"] if raw is not None else 0
+        return tid if counted < len(self.games) else None
+
     async def run(self, on_progress: Callable[[Progress], None] | None = None) -> dict[str, Any]:
         started = time.monotonic()
         sem = asyncio.Semaphore(self.concurrency)
-        done = 0
+        finished = await self.finished_games()
+        progress = Progress(len(finished), len(self.games), started, await self.leader(),
+                            resumed=len(finished))
+        if on_progress is not None:
+            on_progress(progress)
 
         async def one(game: ScheduledGame) -> None:
-            nonlocal done
             async with sem:
                 await self.play(game)
-            done += 1
+            leader = await self.leader() if on_progress is not None else None
+            progress.done += 1  # no await from here to the report: counts never go back
             if on_progress is not None:
-                on_progress(Progress(done, len(self.games), started, await self.leader()))
+                progress.leader = leader
+                on_progress(progress)
 
         watchdog = asyncio.create_task(self.watch_bots())
+        games = [asyncio.create_task(one(g)) for g in self.games if g.index not in finished]
+        everything = asyncio.gather(*games)
         try:
-            await asyncio.gather(*(one(g) for g in self.games))
+            # The first failure of a game or of the watchdog (the rules service gone) ends the
+            # run, and the other games stop with it (a resumed run picks them up).
+            either: set[asyncio.Future[Any]] = {everything, watchdog}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if watchdog.done():
+                watchdog.result()
+            await everything
         finally:
-            watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watchdog
+            for task in (*games, watchdog):
+                task.cancel()
+            await asyncio.gather(everything, watchdog, return_exceptions=True)
         return await self.wait_for_standings()
+
+    async def finished_games(self) -> set[int]:
+        """Indexes of the scheduled games that already finished (a resumed run skips them)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for g in self.games:
+            pipe.hget(game_keys(game_id_of(self.tid, g.index)).meta, "status")
+        statuses = await pipe.execute()
+        return {g.index for g, st in zip(self.games, statuses, strict=True) if st == b"finished"}
 
     async def play(self, game: ScheduledGame) -> None:
         game_id = game_id_of(self.tid, game.index)
@@ -150,14 +210,21 @@ class TournamentRunner:
             await asyncio.sleep(0.05)
 
     async def watch_bots(self) -> None:
-        """Remember when each bot's workers were last alive."""
+        """Remember when each bot's workers were last alive; fail the run when the rules
+        service has been gone for RULES_GONE_S (no game could move: better to stop, and resume
+        once it is back, than to wait for ever)."""
         while True:
             now = time.monotonic()
-            for bot in set(self.spec.bots):
+            for bot in sorted(set(self.spec.bots)):
                 if await bot_alive(self.redis, bot):
                     self.last_seen[bot] = now
                 else:
                     self.last_seen.setdefault(bot, now)
+            if await self.client.rules_alive():
+                self.rules_seen = now
+            elif now - self.rules_seen > RULES_GONE_S:
+                raise ServiceError(f"no rules service for {RULES_GONE_S:.0f}s; the tournament "
+                                   "stopped (continue it with --resume)")
             await asyncio.sleep(0.5)
 
     async def forfeit_gone_bots(self, game_id: str, game: ScheduledGame) -> bool:
@@ -186,8 +253,9 @@ class TournamentRunner:
 
     async def wait_for_standings(self, timeout: float = 60.0) -> dict[str, Any]:
         """The projection's standings once it has counted every game (the table is read from
-        the projection, not recomputed here)."""
+        the projection, not recomputed here); fails after `timeout` s without progress."""
         deadline = time.monotonic() + timeout
+        counted = -1
         while True:
             raw = await self.redis.get(standings_key(self.tid))
             if raw is not None:
@@ -195,6 +263,9 @@ class TournamentRunner:
                 if data["games"] >= len(self.games):
                     return dict(data, tournament=self.tid,
                                 games_ids=[game_id_of(self.tid, g.index) for g in self.games])
+                if data["games"] > counted:
+                    counted = data["games"]
+                    deadline = time.monotonic() + timeout
             if time.monotonic() > deadline:
                 raise ServiceError("the projections service has not counted every game; "
                                    "is `hexlog serve projections` running?")
