@@ -40,7 +40,7 @@ from services.rules.protocol import (
     stop_on_sigterm,
 )
 from services.store.keys import PARTITIONS, commands_key, partition
-from services.store.streams import read_group
+from services.store.streams import Entry, read_group
 
 log = structlog.get_logger("hexlog.bots")
 CLAIM_EVERY_S = 2.0
@@ -95,9 +95,10 @@ class BotWorker:
                 if time.monotonic() - claimed > CLAIM_EVERY_S:
                     claimed = time.monotonic()
                     await self.claim_orphans()
-                for key, entries in await read_group(self.redis, PROMPT_GROUP, self.consumer,
-                                                     streams, count=64, block=100):
-                    await self.answer_all(key, entries)
+                read = await read_group(self.redis, PROMPT_GROUP, self.consumer, streams,
+                                        count=64, block=100)
+                if read:
+                    await self.answer_all(read)
             except Exception as exc:
                 # A dropped connection (or groups lost with the server's data) must not end
                 # the worker: what it read and did not ack stays pending and is claimed again.
@@ -115,18 +116,19 @@ class BotWorker:
                                                 start_id="0-0", count=100)
             entries = [(i, f) for i, f in reply[1] if f is not None]
             if entries:
-                await self.answer_all(key, entries)
+                await self.answer_all([(key, entries)])
 
-    async def answer_all(self, key: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+    async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
+        """Answer every prompt read (from any number of streams) and ack them: one pipeline,
+        so one round trip (and one AOF fsync) however many partitions had prompts."""
         pipe = self.redis.pipeline(transaction=False)
-        ids = []
-        for entry_id, fields in entries:
-            ids.append(entry_id)
-            out = self.answer(self.keys[key], fields)
-            if out is not None:
-                stream, body = out
-                pipe.xadd(stream, cast(Any, body))
-        pipe.xack(key, PROMPT_GROUP, *ids)
+        for key, entries in read:
+            for _, fields in entries:
+                out = self.answer(self.keys[key], fields)
+                if out is not None:
+                    stream, body = out
+                    pipe.xadd(stream, cast(Any, body))
+            pipe.xack(key, PROMPT_GROUP, *[entry_id for entry_id, _ in entries])
         await pipe.execute()
 
     def answer(self, pool: str, fields: dict[bytes, bytes]) -> tuple[str, dict[str, str | bytes]] | None:

@@ -80,6 +80,7 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
     if progress:
         print(file=sys.stderr)
     commands = await feed_total(redis) - feed_before - args.games  # minus the creations
+    await asyncio.sleep(1.2)  # the rules service writes its latency samples once a second
     lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
     ceiling = await lua_append_rate(redis, clients=args.concurrency)
     await redis.aclose()

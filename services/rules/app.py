@@ -102,6 +102,7 @@ def build_app(
         tasks.append(asyncio.create_task(reprompt_then_deadlines()))
         tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
         tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
+        tasks.append(asyncio.create_task(_every(1.0, service.flush_latencies)))
         if raw_mode:
             tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms)))
         log.info("rules service started", consumer=name, partitions=PARTITIONS)
@@ -130,9 +131,15 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
             reply = await read_group(redis, RULES_GROUP, name, streams, count=128, block=block_ms)
             if reply:
                 await asyncio.gather(*(
-                    service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries])
+                    service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
+                                         ack=False)
                     for stream, entries in reply
                 ))
+                # One round trip (one AOF fsync) for every partition's acks.
+                pipe = redis.pipeline(transaction=False)
+                for stream, entries in reply:
+                    pipe.xack(stream, RULES_GROUP, *[e[0] for e in entries])
+                await pipe.execute()
         except Exception as exc:
             # A dropped connection must not end this loop while the heartbeat goes on (a worker
             # that looks alive but reads nothing). What was read and not acked stays pending

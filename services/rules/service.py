@@ -121,6 +121,7 @@ class RulesService:
         self.default_deadline_ms = default_deadline_ms
         self.slots: dict[str, GameSlot] = {}
         self.view_wanted: dict[str, tuple[bool, float]] = {}
+        self.latencies_us: list[int] = []
         self.codec = codec()
 
     # --- entry points -----------------------------------------------------------------------
@@ -152,10 +153,14 @@ class RulesService:
             count += 1
         return count
 
-    async def handle_batch(self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]]) -> None:
+    async def handle_batch(
+        self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]], ack: bool = True
+    ) -> None:
+        """Handle entries in order, then XACK them (unless the caller acks several streams'
+        entries together, `ack=False`)."""
         for entry_id, fields in zip(ids, entries, strict=True):
             await self.handle_entry(stream, entry_id, fields)
-        if ids:
+        if ids and ack:
             await self.redis.xack(stream, RULES_GROUP, *ids)
 
     async def handle_entry(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
@@ -302,16 +307,13 @@ class RulesService:
             await self.reload(slot)
             return result.status != "conflict"
         log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
-        pipe = self.redis.pipeline(transaction=False)
-        if sent:
-            pipe.lpush(latency_key(), int((time.time() - sent) * 1e6))
-            pipe.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
+        if sent:  # kept in memory, written once a second: no extra write per command
+            self.latencies_us.append(int((time.time() - sent) * 1e6))
         if write is not None:
             slot.prompted = write.member
         elif slot.prompted:  # nobody to prompt (a forfeited seat, the end): drop the deadline
-            pipe.zrem(deadlines_key(partition(slot.game_id)), slot.prompted)
+            await self.redis.zrem(deadlines_key(partition(slot.game_id)), slot.prompted)
             slot.prompted = ""
-        await pipe.execute()
         if slot.state.finished:
             await self.finish(slot)
         else:
@@ -319,6 +321,17 @@ class RulesService:
                 await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
                                                RULES_VERSION, snapshot.dump(slot.state))
         return True
+
+    async def flush_latencies(self) -> int:
+        """Write the command→event latencies measured since the last call (`hexlog bench e2e`
+        reads them); returns how many."""
+        samples, self.latencies_us = self.latencies_us, []
+        if samples:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.lpush(latency_key(), *samples)
+            pipe.ltrim(latency_key(), 0, LATENCY_SAMPLES - 1)
+            await pipe.execute()
+        return len(samples)
 
     def credential_ok(self, slot: GameSlot, seat: int, credential: str) -> bool:
         if seat == REFEREE:
