@@ -45,4 +45,4 @@ def bundle_to_vector(bundle: Bundle) -> list[int]:
 
 
 def vector_to_bundle(vec: list[int] | tuple[int, ...]) -> Bundle:
-    return {RESOURCES[i]: n for i, n in enumerate(vec) if n}
+    return {RESOURCES[i]: n for i, n in enumerate(vec) if n} if any(vec) else {}

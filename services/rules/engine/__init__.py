@@ -156,8 +156,10 @@ def decide(state: State, command: Command, dealer: Dealer) -> list[Event]:
             f"{type(command).__name__} is not possible during {state.phase}",
         )
     events = handler(state, command, dealer)
-    if events and any(type(e) in rules.derive_after for e in events):
-        events = _with_consequences(state, events, dealer)
+    derive_after = rules.derive_after
+    for e in events:
+        if type(e) in derive_after:
+            return _with_consequences(state, events, dealer)
     return events
 
 

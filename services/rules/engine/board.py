@@ -80,11 +80,24 @@ class Topology:
             )
             for v, es in enumerate(self.vertex_edges)
         )
+        # Per vertex, each edge there as (edge, the edge's other end, 1 << edge): what the
+        # road searches (base/roads.py) step along, with the edge's bit for their masks.
+        self.vertex_links: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+            tuple((e, w, 1 << e) for e, w in zip(es, self.vertex_neighbours[v], strict=True))
+            for v, es in enumerate(self.vertex_edges)
+        )
         self.hex_vertices: tuple[tuple[int, ...], ...] = tuple(
             tuple(self.vertex_index[c] for c in corners(h)) for h in hexes
         )
         self.hex_edges: tuple[tuple[int, ...], ...] = tuple(
             tuple(self.edge_index[s] for s in sides(h)) for h in hexes
+        )
+        # Human names, made once: the rules put them in every check's message up front.
+        self.hex_names: tuple[str, ...] = tuple(format_hex(h) for h in self.hexes)
+        self.vertex_names: tuple[str, ...] = tuple(format_vertex(v) for v in self.vertices)
+        self.edge_names: tuple[str, ...] = tuple(format_edge(e) for e in self.edges)
+        self.land_hexes: tuple[int, ...] = tuple(
+            i for i, land_ in enumerate(self.hex_is_land) if land_
         )
         self.land_vertices: tuple[int, ...] = tuple(
             i for i, land_ in enumerate(self.vertex_is_land) if land_
@@ -161,13 +174,13 @@ class Board:
         return self.topo.edge_index[edge_key(a, b)]
 
     def hex_name(self, i: int) -> str:
-        return format_hex(self.topo.hexes[i])
+        return self.topo.hex_names[i]
 
     def vertex_name(self, i: int) -> str:
-        return format_vertex(self.topo.vertices[i])
+        return self.topo.vertex_names[i]
 
     def edge_name(self, i: int) -> str:
-        return format_edge(self.topo.edges[i])
+        return self.topo.edge_names[i]
 
     def parse_vertex(self, text: str) -> int:
         hs = parse_hexes(text)

@@ -225,7 +225,8 @@ class State:
         s.finished = self.finished
         s.vp_target = self.vp_target
         s.turn_limit = self.turn_limit
-        s.ext = {k: self.rules.copy_ext[k](v) for k, v in self.ext.items()}
+        ext = self.ext
+        s.ext = {k: self.rules.copy_ext[k](v) for k, v in ext.items()} if ext else {}
         return s
 
     # --- small helpers used across the base rules -------------------------------------------

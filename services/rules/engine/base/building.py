@@ -11,6 +11,7 @@ from services.rules.engine.base.common import check_place, pay, require_afford, 
 from services.rules.engine.base.roads import (
     legal_road_edges,
     longest_road,
+    longest_road_through,
     road_connects,
     touches_own_road,
 )
@@ -30,7 +31,14 @@ from services.rules.engine.state import (
 
 def pieces_left(state: State, seat: int, kind: str) -> int:
     p = state.players[seat]
-    used = {"road": len(p.roads), "settlement": len(p.settlements), "city": len(p.cities)}[kind]
+    if kind == "road":
+        used = len(p.roads)
+    elif kind == "settlement":
+        used = len(p.settlements)
+    elif kind == "city":
+        used = len(p.cities)
+    else:
+        raise KeyError(kind)
     return state.rules.limits[kind] - used
 
 
@@ -113,12 +121,12 @@ def evolve_settlement(state: State, e: SettlementBuilt) -> None:
         state.setup_vertex = v
     elif not e.free:
         pay(state, e.seat, state.rules.costs["settlement"])
-    # A settlement may cut opponents' roads through this vertex.
-    for f in state.board.topo.vertex_edges[v]:
-        o = state.edge_owner[f]
-        if o != NO_ONE and o != e.seat:
-            other = state.players[o]
-            other.road_length = longest_road(state, o)
+    # A settlement may cut opponents' roads through this vertex. A trail passes a vertex on
+    # two of its roads there, so only a seat with two or more roads here can lose length.
+    owners = [state.edge_owner[f] for f in state.board.topo.vertex_edges[v]]
+    for o in set(owners):
+        if o != NO_ONE and o != e.seat and owners.count(o) >= 2:
+            state.players[o].road_length = longest_road(state, o)
 
 
 def add_harbor(ratios: list[int], kind: str) -> None:
@@ -135,7 +143,8 @@ def evolve_road(state: State, e: RoadBuilt) -> None:
         state.edge_owner[e.edge] = e.seat
         p = state.players[e.seat]
         p.roads.add(e.edge)
-        p.road_length = longest_road(state, e.seat)
+        # A new road adds trails, all through it; the others keep the length they had.
+        p.road_length = max(p.road_length, longest_road_through(state, e.seat, e.edge))
     if state.phase == SETUP:
         setup.advance(state)
     elif state.phase == ROAD_BUILDING:

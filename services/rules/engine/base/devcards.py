@@ -102,22 +102,24 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     """Development card commands open to `seat` in `phase` (ROLL: only the Knight)."""
     out: list[Command] = []
     p = state.players[seat]
-    if phase == MAIN and any(state.deck) and can_afford(p.hand, state.rules.costs["development_card"]):
+    if phase == MAIN and can_afford(p.hand, state.rules.costs["development_card"]) and any(state.deck):
         out.append(BuyDevelopmentCard(seat=seat))
     if state.dev_played:
         return out
-    if playable(state, seat, KNIGHT):
+    # `playable` for each card, inlined: a card held that was not bought this turn.
+    held, new = p.dev, p.dev_new
+    if held[KNIGHT] > new[KNIGHT]:
         out.append(PlayKnight(seat=seat))
     if phase != MAIN:
         return out
-    if playable(state, seat, ROAD_BUILDING_CARD) and pieces_left(state, seat, "road") > 0:
+    if held[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD] and pieces_left(state, seat, "road") > 0:
         out.append(PlayRoadBuilding(seat=seat))
-    if playable(state, seat, YEAR_OF_PLENTY):
+    if held[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state.bank
         for a, b in YOP_PAIRS:
             if bank[a] > (a == b) and bank[b] > 0:
                 out.append(PlayYearOfPlenty(seat=seat, resources=(RESOURCES[a], RESOURCES[b])))
-    if playable(state, seat, MONOPOLY):
+    if held[MONOPOLY] > new[MONOPOLY]:
         out.extend(PlayMonopoly(seat=seat, resource=r) for r in RESOURCES)
     return out
 

@@ -22,27 +22,33 @@ from services.rules.engine.ruleset import Ruleset
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, State
 
 
-def building_options(state: State, seat: int) -> list[Command]:
+def building_options(state: State, seat: int, out: list[Command] | None = None) -> list[Command]:
+    """The builds `seat` can afford and place, appended to `out` (a new list by default)."""
     p = state.players[seat]
     costs = state.rules.costs
     hand = p.hand
-    out: list[Command] = []
+    if out is None:
+        out = []
     if can_afford(hand, costs["road"]) and pieces_left(state, seat, "road") > 0:
-        out.extend(BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat))
+        out.extend([BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat)])
     if can_afford(hand, costs["settlement"]) and pieces_left(state, seat, "settlement") > 0:
         out.extend(
-            BuildSettlement(seat=seat, vertex=v) for v in legal_settlement_vertices(state, seat)
+            [BuildSettlement(seat=seat, vertex=v) for v in legal_settlement_vertices(state, seat)]
         )
     if can_afford(hand, costs["city"]) and pieces_left(state, seat, "city") > 0:
         level = state.vertex_level
         out.extend(
-            BuildCity(seat=seat, vertex=v) for v in sorted(p.settlements) if level[v] == SETTLEMENT
+            [BuildCity(seat=seat, vertex=v) for v in sorted(p.settlements) if level[v] == SETTLEMENT]
         )
     return out
 
 
-def extras(state: State, seat: int, phase: str) -> list[Command]:
-    out: list[Command] = []
+def extras(
+    state: State, seat: int, phase: str, out: list[Command] | None = None
+) -> list[Command]:
+    """The modules' and other areas' options (`rules.extra_options`), appended to `out`."""
+    if out is None:
+        out = []
     for more in state.rules.extra_options:
         out.extend(more(state, seat, phase))
     return out
@@ -50,16 +56,13 @@ def extras(state: State, seat: int, phase: str) -> list[Command]:
 
 def prompt_roll(state: State) -> list[Prompt]:
     seat = state.current
-    options: list[Command] = [RollDice(seat=seat)]
-    options.extend(extras(state, seat, ROLL))
+    options = extras(state, seat, ROLL, [RollDice(seat=seat)])
     return [Prompt(seat=seat, stage=ROLL, options=options, default=options[0])]
 
 
 def prompt_main(state: State) -> list[Prompt]:
     seat = state.current
-    options: list[Command] = [EndTurn(seat=seat)]
-    options.extend(building_options(state, seat))
-    options.extend(extras(state, seat, MAIN))
+    options = extras(state, seat, MAIN, building_options(state, seat, [EndTurn(seat=seat)]))
     may_trade = any(state.players[seat].hand)
     return [Prompt(seat=seat, stage=MAIN, options=options, default=options[0], may_trade=may_trade)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from services.rules.engine.state import NO_ONE, State
 
 
@@ -59,7 +61,10 @@ def distance_ok(state: State, v: int) -> bool:
     owner = state.vertex_owner
     if owner[v] != NO_ONE:
         return False
-    return all(owner[u] == NO_ONE for u in state.board.topo.vertex_neighbours[v])
+    for u in state.board.topo.vertex_neighbours[v]:  # noqa: SIM110 (no generator: hot)
+        if owner[u] != NO_ONE:
+            return False
+    return True
 
 
 def legal_settlement_vertices(state: State, seat: int) -> list[int]:
@@ -88,37 +93,145 @@ def touches_own_road(state: State, seat: int, v: int) -> bool:
 
 
 def longest_road(state: State, seat: int) -> int:
-    """Length of the seat's longest simple path of roads, broken at opponents' buildings."""
+    """Length of the seat's longest trail of roads (no road twice), broken at opponents'
+    buildings: a trail may end at one but not pass it.
+
+    A depth-first search over trails from a few start vertices, one piece of the network at a
+    time (a piece: roads joined at vertices the seat may pass). A longest trail can always
+    start at a vertex with other than two of the seat's roads, or at an opponent's building:
+    a trail starting at a free vertex with two roads could either be extended by the other
+    road there, or is a closed loop that can start anywhere on it. A piece without such a
+    vertex is a plain loop, searched from any of its vertices.
+    """
     roads = state.players[seat].roads
-    if not roads:
-        return 0
-    topo = state.board.topo
-    ev = topo.edge_vertices
-    vedges = topo.vertex_edges
-    owner = state.vertex_owner
+    walk = _trail_walker(state, seat)
     best = 0
-    used: set[int] = set()
-
-    def walk(v: int, length: int) -> None:
-        nonlocal best
-        if length > best:
-            best = length
-        o = owner[v]
-        if o != NO_ONE and o != seat and length > 0:
-            return  # the path may end at an opponent's building but not pass it
-        for f in vedges[v]:
-            if f in roads and f not in used:
-                used.add(f)
-                a, b = ev[f]
-                walk(b if a == v else a, length + 1)
-                used.discard(f)
-
-    # Starting at every endpoint covers every simple path (each has an endpoint).
-    starts: set[int] = set()
-    for e in roads:
-        starts.update(ev[e])
-    for v in starts:
-        walk(v, 0)
-        if best == len(roads):
-            break
+    seen = 0  # bit mask of the roads of the pieces searched so far
+    for root in roads:
+        if not seen >> root & 1:
+            count, starts, seen = _piece(state, seat, root, seen)
+            for v in starts:
+                if best >= count:
+                    break  # no trail is longer than its piece
+                n = walk(v, 0, 0)
+                if n > best:
+                    best = n
     return best
+
+
+# The last answer of `longest_road_through` with everything it depends on (the map, the seat,
+# the road, the seat's roads, every vertex's owner). A road is evolved twice in a row: on the
+# scratch copy `decide` gives the derivers, then on the real state; the second is answered here.
+_last_through: tuple[object, int, int, frozenset[int], list[int], int] | None = None
+
+
+def longest_road_through(state: State, seat: int, e: int) -> int:
+    """Length of the seat's longest trail that uses its road e.
+
+    Building a road only adds trails, all of them through the new road, so the evolvers keep a
+    seat's length as max(length before, this): one search from the new road instead of a
+    search of the whole network. A trail through e = (a trail from one end a, reversed) + e +
+    (a trail from the other end b, on other roads): every trail from a is completed by the
+    longest one from b. The trails from a are enumerated on the end with fewer roads (a new
+    road at the tip of a branch has none there, so it is a single search from b)."""
+    global _last_through
+    topo, roads, owner = state.board.topo, state.players[seat].roads, state.vertex_owner
+    last = _last_through
+    if (last is not None and last[0] is topo and last[1] == seat and last[2] == e
+            and last[3] == roads and last[4] == owner):
+        return last[5]
+    length = _search_through(state, seat, e)
+    _last_through = (topo, seat, e, frozenset(roads), owner[:], length)
+    return length
+
+
+def _search_through(state: State, seat: int, e: int) -> int:
+    roads = state.players[seat].roads
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
+    walk = _trail_walker(state, seat)
+    a, b = state.board.topo.edge_vertices[e]
+    if _degree(roads, links[a]) > _degree(roads, links[b]):
+        a, b = b, a
+    b_free = owner[b] in (NO_ONE, seat)
+
+    def through(v: int, used: int, length: int) -> int:
+        best = length + (walk(b, used, 0) if b_free else 0)
+        for f, w, bit in links[v]:
+            if f in roads and not used & bit:
+                o = owner[w]
+                if o != NO_ONE and o != seat:  # the part from a ends at an opponent's building
+                    n = length + 1 + (walk(b, used | bit, 0) if b_free else 0)
+                else:
+                    n = through(w, used | bit, length + 1)
+                if n > best:
+                    best = n
+        return best
+
+    if owner[a] in (NO_ONE, seat):
+        return 1 + through(a, 1 << e, 0)
+    return 1 + (walk(b, 1 << e, 0) if b_free else 0)  # nothing from a: it cannot be passed
+
+
+def _degree(roads: set[int], links: tuple[tuple[int, int, int], ...]) -> int:
+    return sum(1 for f, _, _ in links if f in roads)
+
+
+def _trail_walker(state: State, seat: int) -> Callable[[int, int, int], int]:
+    """`walk(v, used, length)`: the length of the longest trail that continues from vertex v
+    on the seat's roads not in `used` (a bit mask of edge ids), `length` being the roads
+    walked so far. The trail may end at an opponent's building but not pass it."""
+    roads = state.players[seat].roads
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
+
+    def walk(v: int, used: int, length: int) -> int:
+        best = length
+        for f, w, bit in links[v]:
+            if f in roads and not used & bit:
+                o = owner[w]
+                blocked = o != NO_ONE and o != seat
+                n = length + 1 if blocked else walk(w, used | bit, length + 1)
+                if n > best:
+                    best = n
+        return best
+
+    return walk
+
+
+def _piece(state: State, seat: int, root: int, seen: int) -> tuple[int, list[int], int]:
+    """The piece of the seat's network around its road `root` (roads joined at vertices it
+    may pass): (its number of roads, the start vertices `longest_road` searches from, `seen`
+    with its roads added)."""
+    roads = state.players[seat].roads
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
+    seen |= 1 << root
+    count = 1
+    starts: list[int] = []
+    stack: list[int] = []
+    visited: set[int] = set()
+
+    def reach(v: int) -> None:
+        visited.add(v)
+        if owner[v] in (NO_ONE, seat):
+            stack.append(v)
+        else:
+            starts.append(v)  # an opponent's building: a trail may start here, not pass
+
+    for v in state.board.topo.edge_vertices[root]:
+        reach(v)
+    while stack:
+        v = stack.pop()
+        degree = 0
+        for f, w, bit in links[v]:
+            if f in roads:
+                degree += 1
+                if not seen & bit:
+                    seen |= bit
+                    count += 1
+                if w not in visited:
+                    reach(w)
+        if degree != 2:
+            starts.append(v)
+    return count, starts or [state.board.topo.edge_vertices[root][0]], seen

@@ -24,12 +24,19 @@ def in_second_round(state: State) -> bool:
 
 
 def legal_setup_vertices(state: State, seat: int) -> list[int]:
+    # `distance_ok` for every land vertex at once: the vertices with a building, and their
+    # neighbours, are out.
+    topo = state.board.topo
+    crowded: set[int] = set()
+    for v, o in enumerate(state.vertex_owner):
+        if o != NO_ONE:
+            crowded.add(v)
+            crowded.update(topo.vertex_neighbours[v])
+    sites = [v for v in topo.land_vertices if v not in crowded]
     blocked = state.rules.settlement_blocked
-    return [
-        v
-        for v in state.board.topo.land_vertices
-        if distance_ok(state, v) and all(c(state, seat, v) is None for c in blocked)
-    ]
+    if blocked:
+        sites = [v for v in sites if all(c(state, seat, v) is None for c in blocked)]
+    return sites
 
 
 def legal_setup_edges(state: State) -> list[int]:

@@ -4,6 +4,8 @@ open at a time; while it is open the table waits for answers (phase `trade`)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from events.commands import (
     AcceptTrade,
     CancelTrade,
@@ -50,14 +52,35 @@ def maritime_options(state: State, seat: int, phase: str) -> list[Command]:
     if phase != MAIN:
         return []
     p = state.players[seat]
-    bank = state.bank
+    hand, ratios = p.hand, p.ratios
     out: list[Command] = []
+    if (hand[0] < ratios[0] and hand[1] < ratios[1] and hand[2] < ratios[2]
+            and hand[3] < ratios[3] and hand[4] < ratios[4]):
+        return out  # most prompts: no resource held at its ratio
+    bank = state.bank
+    bank_has_all = min(bank) > 0
     for g in range(5):
-        if p.hand[g] >= p.ratios[g]:
-            for t in range(5):
-                if t != g and bank[t] > 0:
-                    out.append(MaritimeTrade(seat=seat, give=RESOURCES[g], get=RESOURCES[t]))
+        if hand[g] >= ratios[g]:
+            trades = seat_trades(seat)[g]
+            if bank_has_all:
+                out.extend(trades)
+            else:
+                out.extend([c for c, t in zip(trades, TAKEN[g], strict=True) if bank[t] > 0])
     return out
+
+
+# The resources a trade giving g takes, in option order (every other resource).
+TAKEN = tuple(tuple(t for t in range(5) if t != g) for g in range(5))
+
+
+@cache
+def seat_trades(seat: int) -> tuple[tuple[MaritimeTrade, ...], ...]:
+    """Per resource given, the seat's maritime trades for each other resource. Made once:
+    commands are frozen, so prompts of every game can share them."""
+    return tuple(
+        tuple(MaritimeTrade(seat=seat, give=RESOURCES[g], get=RESOURCES[t]) for t in TAKEN[g])
+        for g in range(5)
+    )
 
 
 def evolve_maritime(state: State, e: MaritimeTraded) -> None:

@@ -18,13 +18,15 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
-from events.types import RESOURCES, bundle_to_vector, vector_to_bundle
-from services.rules.engine.base.common import require_current, take_from_bank, vector
+from events.types import RESOURCE_INDEX, RESOURCES, bundle_to_vector, vector_to_bundle
+from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.ruleset import Ruleset
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, State
+
+NO_CARDS = [0, 0, 0, 0, 0]  # compared with, never changed
 
 # --- rolling and production -----------------------------------------------------------------
 
@@ -50,18 +52,19 @@ def base_resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> 
 def base_production(state: State, total: int) -> list[list[int]]:
     """What each seat is due for `total`, before the bank shortage rule (§1.5)."""
     board = state.board
-    topo = board.topo
+    hex_vertices = board.topo.hex_vertices
     owner = state.vertex_owner
     level = state.vertex_level
+    robber = state.robber
     gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
     n = state.n  # owners beyond the seats (neutral pieces) never produce
     for h in board.number_hexes.get(total, ()):
-        if h == state.robber:
+        if h == robber:
             continue
         r = board.hex_resource[h]
         if r < 0:
             continue
-        for v in topo.hex_vertices[h]:
+        for v in hex_vertices[h]:
             o = owner[v]
             if 0 <= o < n:
                 gains[o][r] += level[v]
@@ -72,11 +75,13 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
     """Bank shortage (§0.3): a resource the bank cannot pay everyone goes to nobody, unless
     only one seat is due it (that seat takes what is left)."""
     short: list[int] = []
-    for r in range(5):
-        due = [s for s in range(len(gains)) if gains[s][r]]
-        need = sum(gains[s][r] for s in due)
-        if need <= state.bank[r]:
+    bank = state.bank
+    if sum(map(sum, gains)) <= min(bank):  # gains are counts (never negative)
+        return gains, short  # the common case: the bank can pay everything due
+    for r, need in enumerate(map(sum, zip(*gains, strict=True))):
+        if need <= bank[r]:
             continue
+        due = [s for s in range(len(gains)) if gains[s][r]]
         short.append(r)
         if len(due) == 1:
             gains[due[0]][r] = state.bank[r]
@@ -88,12 +93,12 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
 
 def produce(state: State, total: int) -> list[Event]:
     gains, short = apply_shortage(state, state.rules.production(state, total))
-    if not short and not any(any(g) for g in gains):
+    if not short and not any(map(any, gains)):
         return []
     return [
         ResourcesProduced(
-            gains=tuple(vector_to_bundle(g) for g in gains),
-            short=tuple(RESOURCES[r] for r in short),
+            gains=tuple(map(vector_to_bundle, gains)),
+            short=tuple([RESOURCES[r] for r in short]),
         )
     ]
 
@@ -122,14 +127,21 @@ def discard(state: State, cmd: DiscardResources, dealer: Dealer) -> list[Event]:
 
 
 def base_robber_hexes(state: State, seat: int) -> list[int]:
-    topo = state.board.topo
-    return [h for h in range(len(topo.hexes)) if topo.hex_is_land[h] and h != state.robber]
+    robber = state.robber
+    return [h for h in state.board.topo.land_hexes if h != robber]
 
 
 def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
     owner = state.vertex_owner
-    found = {owner[v] for v in state.board.topo.hex_vertices[hex_id]}
-    return sorted(o for o in found if 0 <= o < state.n and o != seat)  # seats only
+    n = state.n
+    out: list[int] = []
+    for v in state.board.topo.hex_vertices[hex_id]:
+        o = owner[v]
+        if 0 <= o < n and o != seat and o not in out:  # seats only
+            out.append(o)
+    if len(out) > 1:
+        out.sort()
+    return out
 
 
 def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
@@ -232,9 +244,15 @@ def base_roll_resolved(state: State) -> None:
 
 
 def evolve_produced(state: State, e: ResourcesProduced) -> None:
+    bank = state.bank
+    players = state.players
     for seat, bundle in enumerate(e.gains):
         if bundle:
-            take_from_bank(state, seat, bundle_to_vector(bundle))
+            hand = players[seat].hand
+            for name, n in bundle.items():
+                r = RESOURCE_INDEX[name]
+                hand[r] += n
+                bank[r] -= n
 
 
 def evolve_discard_required(state: State, e: DiscardRequired) -> None:
@@ -276,7 +294,7 @@ def evolve_turn_ended(state: State, e: TurnEnded) -> None:
     state.dev_played = False
     state.phase = ROLL
     for p in state.players:
-        if any(p.dev_new):
+        if p.dev_new != NO_CARDS:
             p.dev_new = [0, 0, 0, 0, 0]
 
 
@@ -294,7 +312,7 @@ def default_discard(state: State, seat: int) -> DiscardResources:
     hand = state.players[seat].hand[:]
     out = [0, 0, 0, 0, 0]
     for _ in range(state.discards[seat]):
-        r = max(range(5), key=lambda i: hand[i])
+        r = hand.index(max(hand))  # the first of the most plentiful
         hand[r] -= 1
         out[r] += 1
     return DiscardResources(seat=seat, resources=vector_to_bundle(out))
@@ -318,10 +336,11 @@ def prompt_discard(state: State) -> list[Prompt]:
 def robber_options(state: State, seat: int) -> list[Command]:
     options: list[Command] = []
     rules = state.rules
+    victims_at = rules.robber_victims
     for h in rules.robber_hexes(state, seat):
-        victims = rules.robber_victims(state, seat, h)
+        victims = victims_at(state, seat, h)
         if victims:
-            options.extend(MoveRobber(seat=seat, hex=h, victim=v) for v in victims)
+            options.extend([MoveRobber(seat=seat, hex=h, victim=v) for v in victims])
         else:
             options.append(MoveRobber(seat=seat, hex=h))
     return options
