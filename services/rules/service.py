@@ -413,7 +413,8 @@ class RulesService:
             "tournament_index": req.tournament_index,
         }
         try:
-            await self.store.create_game(req.game_id, self.codec.encode(envelope), meta)
+            await self.store.create_game(req.game_id, self.codec.encode(envelope),
+                                         cast(dict[str, str | bytes | int | float], meta))
         except GameExistsError as exc:
             await self.record_rejection(req.game_id, req.command_id, 0, None, "service.create.exists", str(exc))
             return
@@ -550,7 +551,7 @@ class RulesService:
         played = 0
         for p in self.partitions:
             key = deadlines_key(p)
-            due = await self.redis.zrangebyscore(key, 0, now, start=0, num=100)
+            due = cast(list[bytes], await self.redis.zrangebyscore(key, 0, now, start=0, num=100))
             for member in due:
                 if not await self.redis.zrem(key, member):
                     continue  # another replica took it
@@ -596,7 +597,7 @@ class RulesService:
                         await self.redis.xack(stream, RULES_GROUP, entry_id)
                         continue
                     info = await self.redis.xpending_range(stream, RULES_GROUP, entry_id, entry_id, 1)
-                    deliveries = info[0]["times_delivered"] if info else 1
+                    deliveries = int(info[0]["times_delivered"]) if info else 1
                     ids = _lenient_ids(fields.get(DATA.encode(), b""))
                     if deliveries > self.max_deliveries:
                         await self.dead_letter(stream, entry_id, fields, f"delivered {deliveries} times")

@@ -16,12 +16,15 @@ def test_supervisor_restarts_a_service_that_was_killed() -> None:
     sup.start()
     try:
         first = sup.services[0].proc
-        assert first is not None and first.poll() is None
+        assert first is not None
+        assert first.poll() is None
         os.kill(first.pid, signal.SIGKILL)
         first.wait(5)
         assert sup.check() == ["sleeper"]
         second = sup.services[0].proc
-        assert second is not None and second.pid != first.pid and second.poll() is None
+        assert second is not None
+        assert second.pid != first.pid
+        assert second.poll() is None
         assert sup.services[0].restarts == 1
         assert sup.check() == []  # a running service is left alone
     finally:
