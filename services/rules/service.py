@@ -300,8 +300,11 @@ class RulesService:
             evolve(slot.state, e)
         write = None if slot.state.finished else await self.prompt_write(slot)
         _fault("before_append")
-        result = await self.store.append(slot.game_id, v, command_id, payloads, command=body,
-                                         prompt=write)
+        state = slot.state
+        result = await self.store.append(
+            slot.game_id, v, command_id, payloads, command=body, prompt=write,
+            finished_winner=(-1 if state.winner < 0 else state.winner) if state.finished else None,
+        )
         _fault("after_append")
         if result.status != "accepted":
             await self.reload(slot)
@@ -472,6 +475,8 @@ class RulesService:
         return slot
 
     async def finish(self, slot: GameSlot) -> None:
+        """Forget a finished game. Its meta says "finished" already (written with the final
+        event by the append script); writing it again heals a log from before that."""
         state = slot.state
         if slot.prompted:
             await self.redis.zrem(deadlines_key(partition(slot.game_id)), slot.prompted)

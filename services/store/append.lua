@@ -3,7 +3,9 @@
 -- KEYS (optional, the next prompt): 5 prompt stream, 6 deadline set
 -- ARGV: 1 expected version, 2 command id, 3 game id, 4 outcome to store (JSON),
 --       5 outcome TTL seconds, 6 the command's body (JSON, '' for none),
---       7 K = number of prompt fields (0: no prompt), 8..7+2K the prompt's field/value pairs,
+--       7 the winner if these events end the game ('-1': nobody; '': the game goes on), so
+--         meta.status turns "finished" in the same step as the final event,
+--       8 K = number of prompt fields (0: no prompt), 9..8+2K the prompt's field/value pairs,
 --       then (if K > 0) deadline member, deadline (ms), the previous prompt's member ('' none),
 --       then the event payloads (one per event, in order)
 -- The prompt for the seat that must act next is written only if the events are: one round
@@ -30,8 +32,8 @@ local top_id = '0-0'
 if #top > 0 then top_id = top[1][1] end
 if top_id ~= (v .. '-0') then return {'corrupt', top_id} end
 
-local k = tonumber(ARGV[7])
-local first = 8 + 2 * k
+local k = tonumber(ARGV[8])
+local first = 9 + 2 * k
 if k > 0 then first = first + 3 end
 local n = #ARGV - first + 1
 for i = 1, n do
@@ -43,13 +45,14 @@ for i = 1, n do
   end
 end
 redis.call('HSET', KEYS[2], 'version', v + n)
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'status', 'finished', 'winner', ARGV[7]) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', ARGV[2])
 redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
 if k > 0 then
   local fields = {}
-  for i = 1, 2 * k do fields[i] = ARGV[7 + i] end
+  for i = 1, 2 * k do fields[i] = ARGV[8 + i] end
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', 10000, '*', unpack(fields))
-  local member, deadline, previous = ARGV[8 + 2 * k], ARGV[9 + 2 * k], ARGV[10 + 2 * k]
+  local member, deadline, previous = ARGV[9 + 2 * k], ARGV[10 + 2 * k], ARGV[11 + 2 * k]
   if previous ~= '' then redis.call('ZREM', KEYS[6], previous) end
   redis.call('ZADD', KEYS[6], deadline, member)
 end

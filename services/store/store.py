@@ -107,6 +107,7 @@ class EventStore:
         outcome_extra: bytes | None = None,
         command: bytes = b"",
         prompt: PromptWrite | None = None,
+        finished_winner: int | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, once per `command_id` (see module doc).
 
@@ -114,6 +115,8 @@ class EventStore:
         "extra" so a redelivered command gets it back unchanged. `command`, if given, is the
         command's body (JSON), kept with the batch's first event for audits (`read_entries`).
         `prompt`, if given, is written in the same script when (and only when) the events are.
+        `finished_winner`, if given (-1: no winner), marks the game finished in meta in the same
+        step as its final event.
         """
         if not events:
             raise ValueError("append needs at least one event")
@@ -132,7 +135,7 @@ class EventStore:
             self.redis,
             keys,
             [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, command,
-             *extra, *events],
+             "" if finished_winner is None else finished_winner, *extra, *events],
         )
         status, detail = reply[0], reply[1]
         if status == b"accepted":
