@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import time
@@ -27,7 +28,7 @@ import structlog
 from redis.asyncio import Redis
 
 from bots.local import next_prompt
-from events.codec import CodecError, codec
+from events.codec import MAX_COMMAND_BYTES, CodecError, codec
 from events.commands import Command
 from events.disputes import REFEREE
 from events.envelope import CommandEnvelope, EventEnvelope, schema_of
@@ -653,10 +654,19 @@ def _stream_partition(stream: str) -> int:
     return int(stream.split("{", 1)[1].split("}", 1)[0])
 
 
+_ID_FIELD = re.compile(rb'"(command_id|game_id)"\s*:\s*"([^"\\]{1,200})"')
+
+
 def _lenient_ids(data: bytes) -> tuple[str, str] | None:
-    """(command_id, game_id) from a body that failed validation, if they can be read."""
+    """(command_id, game_id) from a body that failed validation, if they can be read. An
+    oversized body is not parsed whole (a hostile one may be hundreds of megabytes): the ids
+    are looked for in its first kilobytes only."""
     try:
-        raw = json.loads(data)
+        if len(data) > MAX_COMMAND_BYTES:
+            found = {m[1].decode(): m[2].decode() for m in _ID_FIELD.finditer(data[:4096])}
+            raw: Any = found
+        else:
+            raw = json.loads(data)
         cid, gid = raw["command_id"], raw["game_id"]
         if isinstance(cid, str) and isinstance(gid, str) and cid and gid:
             check_id("command id", cid)
