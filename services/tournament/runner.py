@@ -175,9 +175,14 @@ class TournamentRunner:
                 watchdog.result()
             await everything
         finally:
-            for task in (*games, watchdog):
-                task.cancel()
-            await asyncio.gather(everything, watchdog, return_exceptions=True)
+            # Cancel until they are done: on Python 3.11 asyncio.wait_for (inside redis-py) can
+            # swallow a cancellation, and awaiting a task that lost it would hang the command.
+            while running := [t for t in (*games, watchdog) if not t.done()]:
+                for task in running:
+                    task.cancel()
+                await asyncio.wait(running, timeout=0.1)
+            everything.cancel()
+            await asyncio.gather(everything, return_exceptions=True)
         return await self.wait_for_standings()
 
     async def finished_games(self) -> set[int]:
