@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bots.heuristic import HeuristicBot
 from bots.local import next_prompt
@@ -125,11 +126,19 @@ def modules_for(names: Sequence[str]) -> tuple[ModuleSpec, ...]:
 def play_checked(names: Sequence[str], seed: bytes, bots: Sequence[Bot], seats: int,
                  checker: Checker) -> tuple[GameCreated, State, list[Event]]:
     created = new_game(seed.decode(), seats, seed, modules=modules_for(names), turn_limit=2000)
-    dealer = SeededDealer(seed)
+    state, log = play_to_end(created, bots, SeededDealer(seed), checker)
+    return created, state, log
+
+
+def play_to_end(created: GameCreated, bots: Sequence[Bot], dealer: SeededDealer,
+                checker: Any) -> tuple[State, list[Event]]:
+    """Play with `checker` watching (before_command / after_event / after_command); every
+    prompt's default must be one of its options. Returns the final state and the log."""
     state = initial_state(created)
     log: list[Event] = [created]
     while not state.finished:
         prompt = next_prompt(state, pending(state))
+        assert prompt.default in prompt.options or not prompt.options, prompt
         bot = bots[prompt.seat]
         command = bot.choose(view(state, prompt.seat) if bot.needs_view else None, prompt)
         checker.before_command(state)
@@ -138,7 +147,7 @@ def play_checked(names: Sequence[str], seed: bytes, bots: Sequence[Bot], seats: 
             log.append(e)
             checker.after_event(state, e)
         checker.after_command(state)
-    return created, state, log
+    return state, log
 
 
 def replay(created: GameCreated, log: Sequence[Event]) -> State:

@@ -41,11 +41,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from friendly_harbor_games import Checker as FriendlyHarborChecker
-from friendly_harbor_games import harbor_points
+from friendly_harbor_games import harbor_points, play_to_end, replay
 from test_event_cards import check_deck
 
 from bots.heuristic import HeuristicBot
-from bots.local import next_prompt
 from bots.random_bot import RandomBot
 from bots.sdk import Bot
 from events.catan_for_two import DiceRerolled
@@ -63,14 +62,9 @@ from events.types import DEV_INDEX, RESOURCES
 from services.rules.engine import (
     RulesetError,
     check_combination,
-    decide,
-    evolve,
-    initial_state,
     new_game,
-    pending,
     score,
     snapshot,
-    view,
 )
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.state import NO_ONE, SETUP, State
@@ -221,30 +215,9 @@ def play_checked(pair: Sequence[str], g: int, bots: Sequence[Bot], seed: bytes,
     seats = len(bots)
     created = new_game(f"pair-{g}", seats, seed, modules=[ModuleSpec(name=n) for n in pair],
                        turn_limit=1000)
-    dealer = SeededDealer(seed)
-    state = initial_state(created)
-    log: list[Event] = [created]
     checker.new_game()
-    while not state.finished:
-        prompts = pending(state)
-        prompt = next_prompt(state, prompts)
-        assert prompt.default in prompt.options or not prompt.options, prompt
-        bot = bots[prompt.seat]
-        command = bot.choose(view(state, prompt.seat) if bot.needs_view else None, prompt)
-        checker.before_command(state)
-        for e in decide(state, command, dealer):
-            evolve(state, e)
-            log.append(e)
-            checker.after_event(state, e)
-        checker.after_command(state)
+    state, log = play_to_end(created, bots, SeededDealer(seed), checker)
     return created, state, log
-
-
-def replay(created: GameCreated, log: Sequence[Event]) -> State:
-    state = initial_state(created)
-    for e in log[1:]:
-        evolve(state, e)
-    return state
 
 
 def play_games(pair: tuple[str, ...], games: range, kind: str = "random") -> Counter[str]:
