@@ -297,16 +297,15 @@ def test_catan_for_two_neutral_build_a_road_owes_a_neutral_road_of_your_choice()
     assert t.state.players[0].hand == [0] * 5
 
 
+def settlement_owing_a_neutral() -> tuple[Table, list[int], int, int]:
+    """Seat 0 can build a settlement at `own_site`; neutral A has two roads leading to `site`.
+    Returns (table, A's roads, A's free site, seat 0's site)."""
+    t, roads, site, own_site = settlement_owing_a_neutral()
+    return t, roads, site, own_site
+
+
 def test_catan_for_two_neutral_build_a_settlement_owes_a_neutral_settlement() -> None:
-    t = table()
-    main_turn(t)
-    roads, site = chain(t, t.vertex(NEUTRAL_A), 2)
-    for e in roads:
-        t.road(A, e)
-    own_roads, own_site = chain(t, t.vertex("(-2,-1)/(-2,0)/(-1,-1)"), 2, avoid=site)
-    for e in own_roads:
-        t.road(0, e)
-    t.give(0, brick=1, lumber=1, wool=1, grain=1)
+    t, roads, site, own_site = settlement_owing_a_neutral()
     events = t.when(BuildSettlement(seat=0, vertex=own_site))
     assert events[-1] == NeutralBuildRequired(seat=0, piece="settlement", cause="settlement")
     options = pending(t.state)[0].options
@@ -321,15 +320,7 @@ def test_catan_for_two_neutral_build_a_settlement_owes_a_neutral_settlement() ->
 
 def test_catan_for_two_neutral_build_a_neutral_settlement_must_touch_that_neutrals_own_road() -> None:
     """Rule 5: neutral pieces obey the normal rules for their own colour."""
-    t = table()
-    main_turn(t)
-    roads, site = chain(t, t.vertex(NEUTRAL_A), 2)
-    for e in roads:
-        t.road(A, e)
-    own_roads, own_site = chain(t, t.vertex("(-2,-1)/(-2,0)/(-1,-1)"), 2, avoid=site)
-    for e in own_roads:
-        t.road(0, e)
-    t.give(0, brick=1, lumber=1, wool=1, grain=1)
+    t, roads, site, own_site = settlement_owing_a_neutral()
     t.when(BuildSettlement(seat=0, vertex=own_site))
     t.rejects(BuildNeutralSettlement(seat=0, neutral=B, vertex=site), "base.build.settlement_connect")
     t.when(BuildNeutralSettlement(seat=0, neutral=A, vertex=site))
