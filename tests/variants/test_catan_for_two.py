@@ -300,7 +300,15 @@ def test_catan_for_two_neutral_build_a_road_owes_a_neutral_road_of_your_choice()
 def settlement_owing_a_neutral() -> tuple[Table, list[int], int, int]:
     """Seat 0 can build a settlement at `own_site`; neutral A has two roads leading to `site`.
     Returns (table, A's roads, A's free site, seat 0's site)."""
-    t, roads, site, own_site = settlement_owing_a_neutral()
+    t = table()
+    main_turn(t)
+    roads, site = chain(t, t.vertex(NEUTRAL_A), 2)
+    for e in roads:
+        t.road(A, e)
+    own_roads, own_site = chain(t, t.vertex("(-2,-1)/(-2,0)/(-1,-1)"), 2, avoid=site)
+    for e in own_roads:
+        t.road(0, e)
+    t.give(0, brick=1, lumber=1, wool=1, grain=1)
     return t, roads, site, own_site
 
 
