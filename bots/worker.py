@@ -1,11 +1,13 @@
 """A bot worker: serves every seat of one or more bot pools over Redis (the bot protocol).
 
-Protocol (any language can speak it): read entries from `hexlog:prompts:bot:<pool>` with
-XREADGROUP (group `workers`); each has `game`, `seat`, `version`, `deadline`, `credential`,
-`seed_sha256` (the public seed commitment, to seed a deterministic bot per decision),
-`prompt` (JSON `Prompt`) and `view` (JSON `View`). Answer by XADD to the game's partition
-command stream `hexlog:{p}:cmds` with `__data__` = a JSON `CommandEnvelope` whose
-`expected_version` is the prompt's version, then XACK the prompt.
+Protocol (any language can speak it): read entries from the pool's prompt streams
+`hexlog:{p}:prompts:bot:<pool>` (one per partition p = 000..015) with XREADGROUP (group
+`workers`); each has `game`, `seat`, `version`, `deadline`, `key` (hex: the turn key for this
+seat and version), `seed_sha256` (the public seed commitment, to seed a deterministic bot per
+decision), `prompt` (JSON `Prompt`) and, if the pool wants views, `view` (JSON `View`). Answer
+by XADD to the pool's command stream of the game's partition, `hexlog:{p}:cmds:bot:<pool>`,
+with `__data__` = a JSON `CommandEnvelope` whose `expected_version` is the prompt's version and
+`mac` = hex HMAC-SHA256(key, __data__) (events/auth.py), then XACK the prompt.
 
 A prompt this worker cannot read, or a bot that raises, is logged and acked: the rules service
 plays the seat's default move at the deadline, so a broken bot slows its games but never
@@ -27,10 +29,12 @@ from redis.exceptions import ResponseError
 
 from bots.registry import make_bot, parse_bot_spec
 from bots.sdk import Bot, reseed
+from events.auth import sign
 from events.codec import codec
 from events.envelope import CommandEnvelope
 from services.rules.protocol import (
     DATA,
+    MAC,
     PROMPT_GROUP,
     SENT,
     beat,
@@ -146,10 +150,10 @@ class BotWorker:
             env = CommandEnvelope(
                 command_id=f"{pool}:{game_id}:{version}:{seat}",
                 game_id=game_id,
-                credential=fields.get(b"credential", b"").decode(),
                 expected_version=version,
                 command=command,
             )
+            key = bytes.fromhex(fields.get(b"key", b"").decode())
             # Whatever the bot chose goes to the rules service, which judges it (a command for
             # another seat, or no command at all, is refused there and the deadline plays the
             # default); only what cannot even be encoded is dropped here.
@@ -158,8 +162,8 @@ class BotWorker:
             log.exception("bot could not answer a prompt", pool=pool)
             return None
         self.answered += 1
-        body: dict[str, str | bytes] = {DATA: data, SENT: repr(time.time())}
-        return commands_key(partition(game_id)), body
+        body: dict[str, str | bytes] = {DATA: data, MAC: sign(key, data), SENT: repr(time.time())}
+        return commands_key(partition(game_id), f"bot:{pool}"), body
 
 
 def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:

@@ -40,7 +40,6 @@ def leaf_types(base: type) -> tuple[type, ...]:
 class _WireCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     command_id: str
     game_id: str
-    credential: str
     expected_version: int
     command: msgspec.Raw
     default: bool = False
@@ -78,6 +77,8 @@ class Codec:
             cmd: Command = self._command.decode(data)
         except msgspec.DecodeError as exc:
             raise CodecError(str(exc)) from exc
+        except RecursionError:
+            raise CodecError("JSON nested too deeply") from None
         return cmd
 
     def decode_event(self, data: bytes | str) -> Event:
@@ -92,10 +93,11 @@ class Codec:
             cmd = self._command.decode(wire.command)
         except msgspec.DecodeError as exc:
             raise CodecError(str(exc)) from exc
+        except RecursionError:
+            raise CodecError("JSON nested too deeply") from None
         return CommandEnvelope(
             command_id=wire.command_id,
             game_id=wire.game_id,
-            credential=wire.credential,
             expected_version=wire.expected_version,
             command=cmd,
             default=wire.default,

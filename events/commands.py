@@ -1,7 +1,8 @@
 """Commands: what a seat asks the rules to do. Imperative names; the tag is the class name.
 
 Every command names the seat that issues it. The envelope (`events.envelope.CommandEnvelope`)
-adds the client-made `command_id`, the game, the seat credential and `expected_version`.
+adds the client-made `command_id`, the game and `expected_version`; the entry that carries
+it is signed with the seat's turn key (events/auth.py).
 Board places are stable integer ids of the game's map (`vertex`, `edge`, `hex`); the human form
 ("(0,0)/(0,-1)/(1,-1)") is produced by `services.rules.engine.board.Board.vertex_name` for logs.
 """

@@ -10,7 +10,7 @@ A contest names a ruling by the id of the command it concerns: a rejection (on t
 rulings stream) or an accepted command (its events in the log). The rules service re-judges it
 on the state at that version and appends `RulingReviewed` (services/rules/disputes.py).
 
-The referee is not a seat: its commands carry `seat=REFEREE` and the game's referee credential.
+The referee is not a seat: its commands carry `seat=REFEREE` and are signed with the referee's turn key.
 """
 
 from __future__ import annotations

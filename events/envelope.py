@@ -12,9 +12,11 @@ EVENT_SCHEMA = 1
 
 
 class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A command as sent: the entry that carries it also holds `mac`, its signature by the
+    seat's turn key (events/auth.py); no credential travels."""
+
     command_id: str
     game_id: str
-    credential: str
     expected_version: int
     command: Command
     # Set by the rules service when it plays a silent seat's default move.

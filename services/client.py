@@ -10,21 +10,39 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
 
+from events.auth import sign, turn_key
 from events.codec import codec
+from events.disputes import REFEREE
 from events.envelope import CommandEnvelope, EventEnvelope
-from events.requests import CreateGame
-from services.rules.protocol import DATA, KIND, SENT, is_alive
+from events.requests import CreateGame, ForfeitSeat
+from services.rules.protocol import DATA, KIND, MAC, SENT, is_alive
 from services.store import EventStore
-from services.store.keys import commands_key, game_keys, partition
+from services.store.keys import ORGANISER, commands_key, game_keys, partition, seat_scope
 from services.store.streams import read
 
 
 class ServiceError(RuntimeError):
     """The rules service refused a request, or did not answer in time."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What the creator of a game holds: each seat's credential and the referee's."""
+
+    seats: list[str]
+    referee: str
+
+
+def signed_fields(envelope: CommandEnvelope, credential: str) -> dict[str, bytes | str]:
+    """A command stream entry for `envelope`, signed for its seat (events/auth.py)."""
+    body = codec().encode(envelope)
+    key = turn_key(credential, envelope.game_id, envelope.command.seat, envelope.expected_version)
+    return {DATA: body, MAC: sign(key, body), SENT: repr(time.time())}
 
 
 class Client:
@@ -43,24 +61,36 @@ class Client:
                 raise ServiceError("no rules service answered (is `hexlog serve rules` running?)")
             await asyncio.sleep(0.05)
 
-    async def create_game(self, request: CreateGame, timeout: float = 20.0) -> list[str]:
-        """Create a game; returns the seats' credentials."""
+    async def create_game(self, request: CreateGame, timeout: float = 20.0) -> Credentials:
+        """Create a game (on the organisers' stream); returns its credentials."""
         stream = commands_key(partition(request.game_id))
         await self.redis.xadd(stream, {DATA: self.codec.encode(request), KIND: "create"})
-        outcome = await self.outcome(request.command_id, request.game_id, timeout)
+        outcome = await self.outcome(request.command_id, request.game_id, timeout, scope=ORGANISER)
         if outcome.get("status") != "created":
             raise ServiceError(f"game {request.game_id} not created: {outcome.get('message', outcome)}")
-        creds: list[str] = outcome["credentials"]
-        return creds
+        return Credentials(list(outcome["credentials"]), str(outcome.get("referee", "")))
 
-    async def send(self, envelope: CommandEnvelope) -> None:
+    async def send(self, envelope: CommandEnvelope, credential: str) -> None:
+        """Send a seat's (or the referee's) command, signed with its credential."""
         stream = commands_key(partition(envelope.game_id))
-        await self.redis.xadd(stream, {DATA: self.codec.encode(envelope), SENT: repr(time.time())})
+        await self.redis.xadd(stream, signed_fields(envelope, credential))  # type: ignore[arg-type]
 
-    async def outcome(self, command_id: str, game_id: str, timeout: float = 20.0) -> dict[str, Any]:
+    async def forfeit(self, game_id: str, seat: int, referee: str, reason: str,
+                      command_id: str) -> None:
+        """Ask the service to play a seat's default moves from now on (signed by the referee)."""
+        body = self.codec.encode(ForfeitSeat(command_id=command_id, game_id=game_id, seat=seat,
+                                             reason=reason))
+        mac = sign(turn_key(referee, game_id, REFEREE, 0), body)
+        await self.redis.xadd(commands_key(partition(game_id)),
+                              {DATA: body, KIND: "forfeit", MAC: mac})
+
+    async def outcome(self, command_id: str, game_id: str, timeout: float = 20.0, *,
+                      scope: str) -> dict[str, Any]:
+        """The outcome of a command sent in `scope` (`seat_scope(seat)` for a seat's move,
+        `org` for a create request), once the service has decided it."""
         deadline = time.monotonic() + timeout
         while True:
-            found = await self.store.get_outcome(command_id, game_id)
+            found = await self.store.get_outcome(command_id, game_id, scope=scope)
             if found is not None:
                 return found
             if time.monotonic() > deadline:
@@ -82,6 +112,11 @@ class Client:
 
     async def meta(self, game_id: str) -> dict[str, str] | None:
         return await self.store.meta(game_id)
+
+
+def move_scope(envelope: CommandEnvelope) -> str:
+    """The outcome scope of a signed move (its seat's)."""
+    return seat_scope(envelope.command.seat)
 
 
 def new_id(prefix: str = "g") -> str:

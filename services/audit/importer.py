@@ -12,8 +12,19 @@ from datetime import UTC, datetime
 from redis.asyncio import Redis
 
 from events.events import GameFinished
-from services.rules.record import GameRecord
+from services.rules.record import Batch, GameRecord
 from services.store import EventStore, StoreError
+from services.store.keys import ORGANISER, SERVICE, seat_scope
+
+
+def scope_of(batch: Batch) -> str:
+    """The outcome scope a batch's command had (the log keeps its id, not its scope): the
+    service's own moves have `deadline:`/`forfeit:` ids, a seat's command names its seat."""
+    if batch.command is None:
+        return ORGANISER
+    if batch.command_id.startswith(("deadline:", "forfeit:")):
+        return SERVICE
+    return seat_scope(batch.command.seat)
 
 
 async def import_record(redis: Redis, record: GameRecord) -> int:
@@ -34,7 +45,8 @@ async def import_record(redis: Redis, record: GameRecord) -> int:
     for batch in record.batches[1:]:
         entries = record.events[batch.first - 1 : batch.last]
         result = await store.append(record.game_id, batch.first - 1, batch.command_id,
-                                    [e.raw for e in entries], command=entries[0].command_raw or b"")
+                                    [e.raw for e in entries], scope=scope_of(batch),
+                                    command=entries[0].command_raw or b"")
         if not result.accepted:
             raise StoreError(f"import of {record.game_id} stopped at version {batch.first}: {result.status}")
     for ruling in record.rulings:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import statistics
 import sys
@@ -20,6 +21,7 @@ from services.cli.main import modules_from
 from services.client import Client, new_id
 from services.rules.protocol import latency_key
 from services.runtime import processes
+from services.runtime.users import pools_url, role_url
 from services.runtime.valkey import redis_url_from_env_or_embedded
 from services.store import EventStore
 from services.store.keys import PARTITIONS, feed_key, game_keys
@@ -27,9 +29,10 @@ from services.store.keys import PARTITIONS, feed_key, game_keys
 
 def run(args: argparse.Namespace) -> int:
     with redis_url_from_env_or_embedded(args.data_dir) as url:
-        procs = [processes.spawn(processes.hexlog_command("serve", "rules"), url)
+        procs = [processes.spawn(processes.hexlog_command("serve", "rules"), role_url(url, "rules"))
                  for _ in range(args.rules_workers)]
-        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"), url))
+        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"),
+                                     pools_url(url, ["random"])))
         try:
             result = asyncio.run(bench(url, args))
         finally:
@@ -64,7 +67,8 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
             await client.create_game(CreateGame(
                 command_id=new_id("create"), game_id=game_id, seats=4,
                 modules=modules_from(args), controllers=("bot:random",) * 4,
-                seed=f"e2e:{args.seed}:{i}".encode().hex(), turn_limit=1000, deadline_ms=10_000,
+                seed=hashlib.sha256(f"e2e:{args.seed}:{i}".encode()).hexdigest(), turn_limit=1000,
+                deadline_ms=10_000,
             ))
             meta_key = game_keys(game_id).meta
             while (await redis.hget(meta_key, "status")) != b"finished":
@@ -115,7 +119,7 @@ async def lua_append_rate(redis: Redis, clients: int, seconds: float = 3.0) -> f
         await store.create_game(game, payload, {"status": "bench"})
         version = 1
         while time.perf_counter() < stop:
-            result = await store.append(game, version, f"c{version}", [payload])
+            result = await store.append(game, version, f"c{version}", [payload], scope="svc")
             version = result.version
             count += 1
 

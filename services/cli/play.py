@@ -85,8 +85,9 @@ def services_running(url: str, pools: Sequence[str], projections: bool = False) 
     left by a killed service does not count (`is_serving`)."""
     import asyncio
 
-    from bots.registry import parse_bot_spec
+    from bots.registry import SHIPPED, parse_bot_spec
     from services.runtime import processes
+    from services.runtime.users import pools_url, role_url
 
     procs = []
     started: list[str] = []
@@ -94,15 +95,21 @@ def services_running(url: str, pools: Sequence[str], projections: bool = False) 
              *(f"bots:{parse_bot_spec(p)[0]}" for p in pools)]
     alive = dict(zip(names, asyncio.run(_serving(url, names)), strict=True))
     if not alive["rules"]:
-        procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), url))
+        procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), role_url(url, "rules")))
         started.append("rules")
     if projections and not alive["projections"]:
-        procs.append(processes.spawn(processes.hexlog_command("serve", "projections"), url))
+        procs.append(processes.spawn(processes.hexlog_command("serve", "projections"),
+                                     role_url(url, "projections")))
         started.append("projections")
     missing = [p for p in pools if not alive[f"bots:{parse_bot_spec(p)[0]}"]]
-    if missing:
-        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(missing)), url))
-        started.append("bots:" + ",".join(missing))
+    # Our own bots share a worker; a bot given by import path gets a worker of its own, whose
+    # Redis user reaches only that bot's prompts and command streams.
+    groups = [[p for p in missing if p in SHIPPED]] + [[p] for p in missing if p not in SHIPPED]
+    for group in filter(None, groups):
+        names_ = [parse_bot_spec(p)[0] for p in group]
+        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(group)),
+                                     pools_url(url, names_)))
+        started.append("bots:" + ",".join(group))
     try:
         yield started
     finally:
@@ -162,8 +169,9 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     from redis.asyncio import Redis
 
     from services.client import Client, new_id
+    from services.runtime.users import role_url
 
-    redis = Redis.from_url(url)
+    redis = Redis.from_url(role_url(url, "organiser"))
     client = Client(redis)
     try:
         await client.wait_for_rules()
@@ -176,7 +184,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
             modules=modules_from(args),
             names=tuple(f"{b}{i}" for i, b in enumerate(bots)),
             controllers=tuple(f"bot:{b}" for b in bots),
-            seed=args.seed.encode().hex() if args.seed else None,
+            seed=seed_from_text(args.seed) if args.seed else None,
             deadline_ms=args.deadline_ms,
             turn_limit=args.turn_limit,
         )
@@ -185,6 +193,14 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
         return summary(state, count, game_id, bots)
     finally:
         await redis.aclose()
+
+
+def seed_from_text(text: str) -> str:
+    """A game seed (hex) from a seed phrase given on the command line: its SHA-256, so any
+    phrase gives a full-size seed and the same phrase the same game."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 async def follow_to_end(client: Client, game_id: str, progress: bool) -> tuple[State, int]:
@@ -263,11 +279,18 @@ def cmd_up(args: argparse.Namespace) -> int:
     from services.runtime.logging import configure
 
     configure(args.log_level)
+    from bots.registry import parse_bot_spec
+    from services.runtime.users import pools_url, role_url
+
     with redis_url_from_env_or_embedded(args.data_dir) as url:
+        pools = [parse_bot_spec(b)[0] for b in args.bots.split(",") if b]
         services = [
-            processes.Supervised("rules", processes.hexlog_command("serve", "rules")),
-            processes.Supervised("projections", processes.hexlog_command("serve", "projections")),
-            processes.Supervised("bots", processes.hexlog_command("serve", "bots", "--bots", args.bots)),
+            processes.Supervised("rules", processes.hexlog_command("serve", "rules"),
+                                 role_url(url, "rules")),
+            processes.Supervised("projections", processes.hexlog_command("serve", "projections"),
+                                 role_url(url, "projections")),
+            processes.Supervised("bots", processes.hexlog_command("serve", "bots", "--bots", args.bots),
+                                 pools_url(url, pools)),
         ]
         print(f"hexlog up: Redis at {url}; rules, projections, bots ({args.bots}); Ctrl-C stops",
               file=sys.stderr)

@@ -111,7 +111,7 @@ def credential(args: argparse.Namespace) -> str:
 
 def check_access(meta: dict[str, str], seat: int | None, referee: bool, given: str) -> None:
     """Raise CliError unless `given` is the credential of `seat` (or of the referee)."""
-    from services.rules.slots import credential_hash
+    from services.rules.repository import credential_hash
 
     digest = credential_hash(given) if given else ""
     if referee:
@@ -201,8 +201,13 @@ async def live_for_audit(url: str, args: argparse.Namespace,
         record, meta = await load_game(redis, args.source)
         if not finished(record):
             check_access(meta, None, True, credential(args))
-            if "seed" in meta:  # the referee audits a live game with the secret seed
-                seed = bytes.fromhex(meta["seed"])
+            # The referee audits a live game with its secret seed (read with the organiser's
+            # Redis user; a bot's or a projection's user cannot read the secret hash).
+            from services.store import EventStore
+
+            secret = await EventStore(redis).secret(args.source)
+            if secret and "seed" in secret:
+                seed = bytes.fromhex(secret["seed"])
         return record, seed
 
 

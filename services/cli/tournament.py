@@ -87,6 +87,7 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
 
     from services.client import Client
     from services.projections.projector import results_key
+    from services.runtime.users import role_url
     from services.tournament.runner import (
         TournamentError,
         TournamentRunner,
@@ -94,7 +95,7 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
         wait_for_bots,
     )
 
-    redis = Redis.from_url(url)
+    redis = Redis.from_url(role_url(url, "organiser"))  # an organiser: no game's secrets
     try:
         await Client(redis).wait_for_rules()
         await wait_for_bots(redis, shipped)  # workers of this command (or already running)
@@ -163,7 +164,10 @@ def register(sub: Any) -> None:
                         "registered on Redis by an external worker (any language)")
     p.add_argument("--games", type=int, required=True, help="games to play (rounded up to whole sets)")
     p.add_argument("--seats", type=int, default=0, help="seats per game (default 4; 2 for catan-for-two)")
-    p.add_argument("--seed", default="hexlog", help="the tournament seed (same seed, same games)")
+    p.add_argument("--seed", default="",
+                   help="a tournament seed, for reproducible games (same seed, same games); "
+                        "keep it secret until the games end: anyone who knows it can predict "
+                        "every die. Default: a secret seed drawn from the OS, printed at the end")
     p.add_argument("--concurrency", type=int, default=8, help="games played at once")
     p.add_argument("--resume", action="store_true",
                    help="continue the latest interrupted run of this same tournament")

@@ -20,6 +20,7 @@ from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio import Redis
 
+from services.rules.config import ServiceConfig
 from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
 from services.store.keys import PARTITIONS, RULES_GROUP, commands_key
@@ -54,6 +55,8 @@ def build_app(
     tick_s: float = 0.1,
     polling_ms: int = 100,
     consumer_mode: str = "batched",
+    config: ServiceConfig | None = None,
+    trim_every_s: float = 10.0,
 ) -> FastStream:
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
@@ -61,7 +64,7 @@ def build_app(
     broker = RedisBroker(url, logger=None)  # type: ignore[arg-type]  # FastStream logging off
     app = FastStream(broker, logger=None)
     redis = Redis.from_url(url)
-    service = RulesService(redis, name, claim_idle_ms=claim_idle_ms)
+    service = RulesService(redis, name, config=config, claim_idle_ms=claim_idle_ms)
     tasks: list[asyncio.Task[None]] = []
 
     async def on_batch(raw: Any) -> None:
@@ -76,15 +79,35 @@ def build_app(
     # per-partition subscribers ≈ 1,400/s with p99 ≈ 60 ms (their per-batch cost dominates
     # when each partition holds one or two pending commands).
     raw_mode = consumer_mode == "batched"
-    for p in range(0 if raw_mode else PARTITIONS):
+
+    def subscribe(stream: str, persistent: bool = True) -> Any:
         sub = broker.subscriber(
-            stream=StreamSub(commands_key(p), group=RULES_GROUP, consumer=name, batch=True,
+            stream=StreamSub(stream, group=RULES_GROUP, consumer=name, batch=True,
                              max_records=128, polling_interval=polling_ms),
             ack_policy=AckPolicy.MANUAL,
             parser=_raw_parser,
             decoder=_raw_body,
+            persistent=persistent,
         )
         sub(on_batch)
+        return sub
+
+    subscribed: set[str] = set()
+    if not raw_mode:
+        for p in range(PARTITIONS):
+            subscribed.add(commands_key(p))
+            subscribe(commands_key(p))
+
+    async def follow_pools() -> int:
+        """New bot pools (seated by any replica) get their streams read here too."""
+        await service.refresh_pools()
+        if raw_mode:
+            return 0
+        for stream in service.command_streams():
+            if stream not in subscribed:
+                subscribed.add(stream)
+                await subscribe(stream, persistent=False).start()
+        return 0
 
     @app.on_startup
     async def create_groups() -> None:
@@ -103,6 +126,8 @@ def build_app(
         tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
         tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
         tasks.append(asyncio.create_task(_every(1.0, service.flush_latencies)))
+        tasks.append(asyncio.create_task(_every(1.0, follow_pools)))
+        tasks.append(asyncio.create_task(_every(trim_every_s, service.trim_streams)))
         if raw_mode:
             tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms)))
         log.info("rules service started", consumer=name, partitions=PARTITIONS)
@@ -123,11 +148,11 @@ def build_app(
 
 
 async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int) -> None:
-    """Read every partition's command stream in one call; partitions run concurrently, one
-    partition's entries in order (so one game's commands never race each other here)."""
-    streams = {commands_key(p): ">" for p in range(PARTITIONS)}
+    """Read every command stream (the organisers' and each bot pool's, of every partition) in
+    one call; streams run concurrently, one stream's entries in order."""
     while True:
         try:
+            streams = {stream: ">" for stream in service.command_streams()}
             reply = await read_group(redis, RULES_GROUP, name, streams, count=128, block=block_ms)
             if reply:
                 await asyncio.gather(*(

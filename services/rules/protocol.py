@@ -13,12 +13,14 @@ import signal
 
 from redis.asyncio import Redis
 
+from events.auth import MAC_FIELD
 from services.store.keys import PREFIX, tag
 
 # Fields of a command stream entry.
-DATA = "__data__"  # the JSON body (CommandEnvelope or CreateGame)
-KIND = "kind"  # "move" (default) or "create"
+DATA = "__data__"  # the JSON body (CommandEnvelope, CreateGame or ForfeitSeat)
+KIND = "kind"  # "move" (default), "create" or "forfeit"
 SENT = "sent"  # sender's wall clock (seconds, float) for command→event latency
+MAC = MAC_FIELD  # hex HMAC of DATA by the seat's turn key (events/auth.py)
 
 PROMPT_GROUP = "workers"
 SERVICE_TTL_S = 3

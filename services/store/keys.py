@@ -5,8 +5,18 @@ as three digits, so one Lua script can touch a game's log, its meta, the idempot
 command and the partition feed, and the same code runs on one server or on a Cluster (all keys of
 a partition hash to one slot). P is fixed for ever: changing it would move every game.
 
-Command ids are scoped by the *game's* partition (`cmd_key(game_id, command_id)`) because the
-append script checks and writes the idempotency key in the same slot as the log.
+A command's outcome (its idempotency record) is a field of the game's outcomes hash, named by
+the *scope* that sent it and its id (`outcome_field(scope, command_id)`): the scope is the seat
+the command was authenticated as (`s0`, `s1`, … or `ref` for the referee), `org` for an
+organiser's request (create) and `svc` for a move the service itself plays (deadline, forfeited
+seat). So a sender can only ever occupy ids in its own scope: nobody can squat another seat's
+next command id. One hash per game (not a key per command) because the append script checks and
+writes it with the log, and because it can be expired in one step once the game is over.
+
+Commands arrive on two kinds of stream per partition: `hexlog:{p}:cmds`, written only by
+organisers (game creation, forfeits, and seats' moves sent by a trusted client), and one stream
+per bot pool, `hexlog:{p}:cmds:bot:<pool>`, written only by that pool's Redis user. A pool can
+therefore only trim, poison or flood its own stream (Redis ACLs cannot forbid `XADD … MAXLEN 0`).
 
 The one exception is `GAMES_INDEX` (`hexlog:games`), a global sorted set of game ids. It is not
 partition-tagged, so it is never touched inside a script: the store updates it right after
@@ -15,13 +25,15 @@ partition-tagged, so it is never touched inside a script: the store updates it r
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 
 PARTITIONS = 16
 PREFIX = "hexlog"
 GAMES_INDEX = f"{PREFIX}:games"
-COMMAND_TTL_SECONDS = 7 * 24 * 3600  # 604800: how long a command's outcome answers retries
+CONTROLLERS = f"{PREFIX}:controllers"  # set: every bot pool seated in a game (its cmds streams)
+OUTCOMES_TTL_SECONDS = 3600  # how long a finished game's outcomes still answer retries
 RULES_GROUP = "rules"
 MAX_ID_LENGTH = 200
 
@@ -51,14 +63,14 @@ class GameKeys:
     game_id: str
     partition: int
     ev: str  # stream, ids `<version>-0`: the log, source of truth
-    meta: str  # hash: version, status, ruleset, seed_sha256, created_at
+    meta: str  # hash: version, status, ruleset, seed_sha256, created_at (no secrets)
+    secret: str  # hash: seed, seat credentials, referee credential (the rules service's only)
+    outcomes: str  # hash: `<scope>:<command id>` -> outcome (JSON); expires after the game
     snap: str  # hash: version, schema, rules_version, state (a cache)
     rulings: str  # stream: rejected commands, for the mover and auditors
     prompts: str  # stream: prompts for seats
     feed: str  # partition stream: one entry per committed batch
 
-    def cmd(self, command_id: str) -> str:
-        return cmd_key(self.game_id, command_id)
 
 
 def game_keys(game_id: str) -> GameKeys:
@@ -70,6 +82,8 @@ def game_keys(game_id: str) -> GameKeys:
         partition=p,
         ev=f"{base}:ev",
         meta=f"{base}:meta",
+        secret=f"{base}:secret",
+        outcomes=f"{base}:outcomes",
         snap=f"{base}:snap",
         rulings=f"{base}:rulings",
         prompts=f"{base}:prompts",
@@ -77,15 +91,47 @@ def game_keys(game_id: str) -> GameKeys:
     )
 
 
-def cmd_key(game_id: str, command_id: str) -> str:
-    """String key holding a command's outcome (TTL COMMAND_TTL_SECONDS), in the game's slot."""
+def outcome_field(scope: str, command_id: str) -> str:
+    """The field of a game's outcomes hash that holds a command's outcome."""
     check_id("command id", command_id)
-    return f"{tag(partition(game_id))}:cmd:{command_id}"
+    if not SCOPE.fullmatch(scope):
+        raise ValueError(f"bad outcome scope: {scope!r}")
+    return f"{scope}:{command_id}"
 
 
-def commands_key(p: int) -> str:
-    """Inbound command stream of partition p; consumer group RULES_GROUP."""
-    return f"{tag(p)}:cmds"
+SCOPE = re.compile(r"s\d{1,2}|ref|org|svc")
+ORGANISER = "org"  # the scope of create and forfeit requests
+SERVICE = "svc"  # the scope of moves the service plays itself (deadlines, forfeited seats)
+REFEREE_SCOPE = "ref"
+
+
+def seat_scope(seat: int) -> str:
+    """The outcome scope of a command authenticated as `seat` (-1: the referee)."""
+    return REFEREE_SCOPE if seat < 0 else f"s{seat}"
+
+
+POOL = re.compile(r"bot:[A-Za-z0-9_.\-]{1,64}")
+
+
+def check_pool(controller: str) -> str:
+    """A bot pool's controller name (`bot:<name>`), or ValueError."""
+    if not POOL.fullmatch(controller):
+        raise ValueError(f"bad bot pool {controller!r} (bot:<letters, digits, _ . ->)")
+    return controller
+
+
+def commands_key(p: int, pool: str = "") -> str:
+    """Inbound command stream of partition p (consumer group RULES_GROUP): the organisers'
+    stream, or with `pool` (`bot:<name>`) that bot pool's own stream."""
+    if not pool:
+        return f"{tag(p)}:cmds"
+    return f"{tag(p)}:cmds:{check_pool(pool)}"
+
+
+def pool_of_stream(stream: str) -> str:
+    """The bot pool a command stream belongs to ('' for the organisers' stream)."""
+    _, _, rest = stream.partition("}:cmds")
+    return rest[1:] if rest.startswith(":") else ""
 
 
 def dlq_key(p: int) -> str:

@@ -24,7 +24,13 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 from redis.typing import EncodableT, FieldT
 
-from services.store.keys import COMMAND_TTL_SECONDS, GAMES_INDEX, cmd_key, game_keys
+from services.store.keys import (
+    GAMES_INDEX,
+    ORGANISER,
+    OUTCOMES_TTL_SECONDS,
+    game_keys,
+    outcome_field,
+)
 from services.store.results import (
     AppendResult,
     CorruptLogError,
@@ -65,29 +71,35 @@ class EventStore:
         created_event: bytes,
         meta: Mapping[str, FieldValue],
         *,
+        secret: Mapping[str, FieldValue] | None = None,
         command_id: str | None = None,
         outcome: Mapping[str, Any] | None = None,
     ) -> dict[str, Any] | None:
-        """Create meta (version 1 + `meta`) and event 1 atomically; GameExistsError if present.
+        """Create meta (version 1 + `meta`), the secret hash (`secret`: the seed and the
+        credentials, readable by the rules service only) and event 1 atomically;
+        GameExistsError if the game is there.
 
-        With `command_id`, the creating command's `outcome` (default `{"status": "created"}`)
-        is stored in the same script, so a redelivered create gets the original outcome back
-        (returned) instead of GameExistsError. Returns the stored outcome, or None without one.
+        With `command_id`, the creating request's `outcome` (default `{"status": "created"}`)
+        is stored in the same script (scope `org`), so a redelivered create gets the original
+        outcome back (returned) instead of GameExistsError. Returns the stored outcome, or None
+        without one.
         """
         if "version" in meta:
             raise ValueError("meta must not set 'version': the store owns it")
         k = game_keys(game_id)
         fields: dict[str, FieldValue] = {"created_at": datetime.now(UTC).isoformat(), **meta}
         pairs: list[EncodableT] = [x for kv in fields.items() for x in kv]
-        keys = [k.ev, k.meta, k.feed]
+        hidden: list[EncodableT] = [x for kv in (secret or {}).items() for x in kv]
+        keys = [k.ev, k.meta, k.feed, k.secret, k.outcomes]
         body = b""
+        field = ""
         if command_id is not None:
-            keys.append(k.cmd(command_id))
+            field = outcome_field(ORGANISER, command_id)
             body = msgspec.json.encode({"status": "created", "game": game_id, **(outcome or {})})
         reply = await script("create_game").run(
             self.redis,
             keys,
-            [game_id, created_event, command_id or "", body, COMMAND_TTL_SECONDS, *pairs],
+            [game_id, created_event, command_id or "", body, field, len(pairs), *pairs, *hidden],
         )
         # The index is outside the game's slot, so it is written after the script; doing it on
         # the other paths too heals a crash between the two.
@@ -104,12 +116,15 @@ class EventStore:
         expected_version: int,
         command_id: str,
         events: Sequence[bytes],
+        *,
+        scope: str,
         outcome_extra: bytes | None = None,
         command: bytes = b"",
         prompt: PromptWrite | None = None,
         finished_winner: int | None = None,
     ) -> AppendResult:
-        """Append `events` after `expected_version`, once per `command_id` (see module doc).
+        """Append `events` after `expected_version`, once per (`scope`, `command_id`): the
+        scope is who sent the command (keys.py: `s<seat>`, `ref`, `org`, `svc`).
 
         `outcome_extra`, if given, must be one JSON value; it is stored in the outcome under
         "extra" so a redelivered command gets it back unchanged. `command`, if given, is the
@@ -125,7 +140,7 @@ class EventStore:
         k = game_keys(game_id)
         first, last = expected_version + 1, expected_version + len(events)
         outcome = _accepted_outcome(game_id, first, last, outcome_extra)
-        keys = [k.ev, k.meta, k.cmd(command_id), k.feed]
+        keys = [k.ev, k.meta, k.outcomes, k.feed]
         extra: list[EncodableT] = [0]
         if prompt is not None:
             keys += [prompt.stream, prompt.deadlines]
@@ -134,7 +149,8 @@ class EventStore:
         reply = await script("append").run(
             self.redis,
             keys,
-            [expected_version, command_id, game_id, outcome, COMMAND_TTL_SECONDS, command,
+            [expected_version, outcome_field(scope, command_id), game_id, outcome,
+             OUTCOMES_TTL_SECONDS, command,
              "" if finished_winner is None else finished_winner, *extra, *events],
         )
         status, detail = reply[0], reply[1]
@@ -156,21 +172,24 @@ class EventStore:
         raise CorruptLogError(f"game {game_id!r}: log top is {detail!r}, meta disagrees")
 
     async def record_outcome(
-        self, command_id: str, game_id: str, outcome: Mapping[str, Any]
+        self, command_id: str, game_id: str, outcome: Mapping[str, Any], *, scope: str
     ) -> dict[str, Any]:
         """Store a rejection for `command_id` unless it already has an outcome; return the one
         that stands. First writer wins, so a redelivered or concurrently handled command always
-        gets the same answer, whether the other side accepted or rejected it."""
+        gets the same answer, whether the other side accepted or rejected it. The outcome of a
+        request for a game that does not exist (a refused create) expires with the others'."""
         if outcome.get("status") == "accepted":
             raise ValueError("accepted outcomes are written by append, atomically with the events")
         body = msgspec.json.encode({"game": game_id, **outcome})
-        previous = await self.redis.set(
-            cmd_key(game_id, command_id), body, ex=COMMAND_TTL_SECONDS, nx=True, get=True
-        )
-        return _decode_outcome(previous if previous is not None else body)
+        reply = await script("record_outcome").run(
+            self.redis, [game_keys(game_id).outcomes, game_keys(game_id).meta],
+            [outcome_field(scope, command_id), body, OUTCOMES_TTL_SECONDS])
+        return _decode_outcome(reply)
 
-    async def get_outcome(self, command_id: str, game_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.get(cmd_key(game_id, command_id))
+    async def get_outcome(
+        self, command_id: str, game_id: str, *, scope: str
+    ) -> dict[str, Any] | None:
+        raw = await self.redis.hget(game_keys(game_id).outcomes, outcome_field(scope, command_id))
         return None if raw is None else _decode_outcome(raw)
 
     async def append_ruling(self, game_id: str, fields: Mapping[str, FieldValue]) -> str:
@@ -240,6 +259,13 @@ class EventStore:
 
     async def meta(self, game_id: str) -> dict[str, str] | None:
         raw = await self.redis.hgetall(game_keys(game_id).meta)
+        if not raw:
+            return None
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def secret(self, game_id: str) -> dict[str, str] | None:
+        """The game's secrets (seed, credentials); the rules service's Redis user only."""
+        raw = await self.redis.hgetall(game_keys(game_id).secret)
         if not raw:
             return None
         return {_text(k): _text(v) for k, v in raw.items()}

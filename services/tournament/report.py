@@ -59,6 +59,9 @@ def table(result: dict[str, Any]) -> str:
     if forfeits:
         lines.append("forfeits: games in which a bot left for good (its seats were played by "
                      "default moves and ranked last)")
+    if result.get("seed"):
+        lines.append(f"seed {result['seed']} (revealed now that the games are over: "
+                     "`--seed` with it plays the same games again)")
     return "\n".join(lines)
 
 
@@ -68,6 +71,7 @@ def json_result(result: dict[str, Any]) -> dict[str, Any]:
         "games": result["games"],
         "standings": [{k: r[k] for k in JSON_KEYS} for r in result["standings"]],
         "game_ids": result["games_ids"],
+        "seed": result.get("seed", ""),
     }
     h2h = head_to_head(result)
     if h2h is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -21,11 +22,11 @@ import msgspec
 from redis.asyncio import Redis
 
 from events.events import ModuleSpec
-from events.requests import CreateGame, ForfeitSeat
+from events.requests import CreateGame
 from services.client import Client, ServiceError
 from services.projections.projector import standings_key
-from services.rules.protocol import DATA, KIND, is_alive, pool_key
-from services.store.keys import PREFIX, commands_key, game_keys, partition
+from services.rules.protocol import is_alive, pool_key
+from services.store.keys import ORGANISER, PREFIX, game_keys
 from services.tournament.schedule import ScheduledGame, schedule
 
 
@@ -40,15 +41,28 @@ class Spec:
     seats: int = 4
     ruleset: str = "base"
     modules: list[dict[str, Any]] = field(default_factory=list)
-    seed: str = "hexlog"
+    # The tournament seed. "" draws a secret one from the OS when the run starts: nobody can
+    # predict a die. A seed given by the organiser makes the games reproducible, and then it
+    # must stay secret until the games end (anyone who guesses it can predict every die).
+    seed: str = ""
     deadline_ms: int = 10_000
     turn_limit: int = 1000
     forfeit_after_s: float = 30.0
 
     def digest(self) -> str:
-        # Everything that decides the games; not how fast or in what order they run.
-        body = json.dumps(asdict(self) | {"forfeit_after_s": None}, sort_keys=True)
+        # Everything that decides the games (a drawn seed only as "drawn": the same command
+        # line must find its own interrupted run); not how fast or in what order they run. A
+        # given seed enters only through a keyed hash, so the digest (public in game ids)
+        # cannot be used to test guesses of it without the seed itself.
+        seed = hmac_hex(self.seed, "digest") if self.seed else "drawn"
+        body = json.dumps(asdict(self) | {"forfeit_after_s": None, "seed": seed}, sort_keys=True)
         return hashlib.sha256(body.encode()).hexdigest()[:10]
+
+
+def hmac_hex(key: str, message: str) -> str:
+    import hmac
+
+    return hmac.new(key.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
 @dataclass
@@ -103,6 +117,28 @@ async def wait_for_bots(redis: Redis, bots: list[str], timeout: float = 30.0) ->
 
 
 RULES_GONE_S = 30.0  # the rules service missing this long fails the run (games cannot move)
+STALL_MIN_S = 60.0  # a game that does not move for this long (or 5 deadlines) fails the run
+STALL_DEADLINES = 5
+
+
+class Stall:
+    """A game's version must move: the deadline keeper plays a silent seat's default move, so
+    a game that stands still for several deadlines is stuck, and the run says which."""
+
+    def __init__(self, game_id: str, limit_s: float) -> None:
+        self.game_id = game_id
+        self.limit_s = limit_s
+        self.version = -1
+        self.since = time.monotonic()
+
+    def check(self, version: int) -> None:
+        now = time.monotonic()
+        if version != self.version:
+            self.version, self.since = version, now
+        elif now - self.since > self.limit_s:
+            raise ServiceError(f"game {self.game_id} has not moved for {self.limit_s:.0f}s "
+                               f"(version {version}); the tournament stopped (continue it with "
+                               "--resume once the rules service is healthy)")
 
 
 class TournamentRunner:
@@ -111,8 +147,12 @@ class TournamentRunner:
         self.client = Client(redis)
         self.spec = spec
         self.concurrency = concurrency
+        # The schedule's shape (how many games, which pods) does not depend on the seed; the
+        # seeds do, and they are known once the run starts.
         self.games: list[ScheduledGame] = schedule(spec.bots, spec.games, spec.seats, spec.seed)
         self.tid = ""
+        self.seed = spec.seed  # the seed the games are played on (drawn at start if not given)
+        self.referees: dict[str, str] = {}  # game id -> referee credential (for forfeits)
         self.forfeited: set[str] = set()
         self.last_seen: dict[str, float] = {}
         self.rules_seen = time.monotonic()
@@ -128,11 +168,17 @@ class TournamentRunner:
                     "the same when its bots, games, seats, rules, seed, deadline and turn "
                     "limit are)")
             self.tid = latest.decode() if isinstance(latest, bytes) else str(latest)
+            stored = await self.redis.get(spec_key(self.tid))
+            if stored is not None:
+                self.seed = json.loads(stored)["seed"]
         else:
             n = await self.redis.rpush(runs, "")
             self.tid = f"t-{digest}-{n}"
             await self.redis.lset(runs, n - 1, self.tid)
-            await self.redis.set(spec_key(self.tid), json.dumps(asdict(self.spec)))
+            self.seed = self.spec.seed or secrets.token_hex(32)
+            # Organisers' keys: no bot, projection or spectator user may read them.
+            await self.redis.set(spec_key(self.tid), json.dumps(asdict(self.spec) | {"seed": self.seed}))
+        self.games = schedule(self.spec.bots, self.spec.games, self.spec.seats, self.seed)
         return self.tid
 
     async def unfinished_run(self) -> str | None:
@@ -200,7 +246,7 @@ class TournamentRunner:
             return
         if status is None:
             modules = tuple(msgspec.convert(m, ModuleSpec) for m in self.spec.modules)
-            await self.client.create_game(CreateGame(
+            creds = await self.client.create_game(CreateGame(
                 command_id=f"create:{game_id}", game_id=game_id, seats=self.spec.seats,
                 ruleset=self.spec.ruleset, modules=modules,
                 names=tuple(f"{b}@{i}" for i, b in enumerate(game.seats)),
@@ -209,7 +255,13 @@ class TournamentRunner:
                 deadline_ms=self.spec.deadline_ms, tournament=self.tid,
                 tournament_index=game.index,
             ))
-        while await self.redis.hget(game_keys(game_id).meta, "status") != b"finished":
+            self.referees[game_id] = creds.referee
+        stall = Stall(game_id, max(STALL_MIN_S, STALL_DEADLINES * self.spec.deadline_ms / 1000))
+        while True:
+            status, version = await self.redis.hmget(game_keys(game_id).meta, ["status", "version"])
+            if status == b"finished":
+                return
+            stall.check(int(version or 0))
             if await self.forfeit_gone_bots(game_id, game):
                 continue
             await asyncio.sleep(0.05)
@@ -242,12 +294,21 @@ class TournamentRunner:
             key = f"{game_id}|{seat}"
             if now - seen > self.spec.forfeit_after_s and key not in self.forfeited:
                 self.forfeited.add(key)
-                req = ForfeitSeat(command_id=f"forfeit:{game_id}:{seat}", game_id=game_id, seat=seat,
-                                  reason=f"bot {bot} disconnected")
-                await self.redis.xadd(commands_key(partition(game_id)),
-                                      {DATA: msgspec.json.encode(req), KIND: "forfeit"})
-                sent = True
+                referee = await self.referee(game_id)
+                if referee:
+                    await self.client.forfeit(game_id, seat, referee, f"bot {bot} disconnected",
+                                              command_id=f"forfeit:{game_id}:{seat}")
+                    sent = True
         return sent
+
+    async def referee(self, game_id: str) -> str:
+        """The referee credential of one of our games (from its creation's outcome after a
+        resume); "" if it is no longer known."""
+        if game_id not in self.referees:
+            outcome = await self.client.store.get_outcome(f"create:{game_id}", game_id,
+                                                          scope=ORGANISER)
+            self.referees[game_id] = str((outcome or {}).get("referee", ""))
+        return self.referees[game_id]
 
     async def leader(self) -> dict[str, Any] | None:
         raw = await self.redis.get(standings_key(self.tid))
@@ -266,7 +327,7 @@ class TournamentRunner:
             if raw is not None:
                 data = json.loads(raw)
                 if data["games"] >= len(self.games):
-                    return dict(data, tournament=self.tid,
+                    return dict(data, tournament=self.tid, seed=self.seed,
                                 games_ids=[game_id_of(self.tid, g.index) for g in self.games])
                 if data["games"] > counted:
                     counted = data["games"]

@@ -28,13 +28,23 @@ from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope
 from events.events import Event, GameCreated
 from events.requests import CreateGame
+from services.client import signed_fields
 from services.rules.engine import decide, evolve, initial_state, new_game, pending
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.state import State
 from services.rules.protocol import DATA, KIND, heartbeat_key
 from services.rules.service import RulesService
 from services.store import EventStore
-from services.store.keys import PARTITIONS, RULES_GROUP, commands_key, dlq_key, game_keys, partition
+from services.store.keys import (
+    ORGANISER,
+    PARTITIONS,
+    RULES_GROUP,
+    commands_key,
+    dlq_key,
+    game_keys,
+    partition,
+    seat_scope,
+)
 
 SEED = b"hexlog-service-tests"
 BOTS = ("random", "heuristic", "random", "heuristic")
@@ -75,10 +85,27 @@ def reference_created(req: CreateGame) -> GameCreated:
                     turn_limit=req.turn_limit)
 
 
+class Signed(CommandEnvelope, frozen=True, kw_only=True):
+    """A command as a test holds it: the envelope and the credential that signs it. Only the
+    envelope and its signature are sent (`send`), never the credential."""
+
+    credential: str
+
+    def plain(self) -> CommandEnvelope:
+        return CommandEnvelope(command_id=self.command_id, game_id=self.game_id,
+                               expected_version=self.expected_version, command=self.command,
+                               default=self.default)
+
+    @property
+    def scope(self) -> str:
+        """The outcome scope the service files this command under (its seat's)."""
+        return seat_scope(self.command.seat)
+
+
 def envelope(game_id: str, command_id: str, credential: str, expected_version: int,
-             command: Command) -> CommandEnvelope:
-    return CommandEnvelope(command_id=command_id, game_id=game_id, credential=credential,
-                           expected_version=expected_version, command=command)
+             command: Command) -> Signed:
+    return Signed(command_id=command_id, game_id=game_id, credential=credential,
+                  expected_version=expected_version, command=command)
 
 
 async def send_create(redis: Redis, req: CreateGame) -> bytes:
@@ -86,8 +113,19 @@ async def send_create(redis: Redis, req: CreateGame) -> bytes:
                             {DATA: codec().encode(req), KIND: "create"})
 
 
-async def send(redis: Redis, env: CommandEnvelope) -> bytes:
-    return await redis.xadd(commands_key(partition(env.game_id)), {DATA: codec().encode(env)})
+async def send(redis: Redis, env: Signed, pool: str = "") -> bytes:
+    """XADD a signed command to the organisers' stream (or to a bot pool's stream)."""
+    fields: Any = signed_fields(env.plain(), env.credential)
+    return await redis.xadd(commands_key(partition(env.game_id), pool), fields)
+
+
+async def outcome_of(store: EventStore, env: Signed) -> dict[str, Any] | None:
+    """The outcome the service stored for a signed command (in its seat's scope)."""
+    return await store.get_outcome(env.command_id, env.game_id, scope=env.scope)
+
+
+async def created_outcome(store: EventStore, req: CreateGame) -> dict[str, Any] | None:
+    return await store.get_outcome(req.command_id, req.game_id, scope=ORGANISER)
 
 
 async def send_raw(redis: Redis, game_id: str, fields: dict[Any, Any]) -> bytes:
@@ -112,7 +150,7 @@ class Script:
         return cls(created, initial_state(created), SeededDealer(bytes.fromhex(req.seed)),
                    credentials)
 
-    def next(self, tag: str = "cmd") -> tuple[CommandEnvelope, list[Event]]:
+    def next(self, tag: str = "cmd") -> tuple[Signed, list[Event]]:
         """The next move (a random bot's, seeded by position) and the events it must cause;
         advances the reference state."""
         prompt = next_prompt(self.state, pending(self.state))
@@ -127,7 +165,7 @@ class Script:
         self.events.extend(events)
         return env, events
 
-    def moves(self, n: int, tag: str = "cmd") -> list[tuple[CommandEnvelope, list[Event]]]:
+    def moves(self, n: int, tag: str = "cmd") -> list[tuple[Signed, list[Event]]]:
         return [self.next(tag) for _ in range(n)]
 
     def current(self) -> tuple[int, str]:
@@ -171,8 +209,15 @@ def command_ids(envelopes: Iterable[EventEnvelope]) -> list[str]:
 
 
 async def pending_count(redis: Redis, p: int) -> int:
-    info = await redis.xpending(commands_key(p), RULES_GROUP)
-    return int(info["pending"])
+    """Entries delivered to the rules group and not acknowledged, on every command stream of
+    partition p (the organisers' and the bot pools')."""
+    total = 0
+    for stream in await redis.keys(f"{commands_key(p)}*"):
+        if stream.endswith(b":dlq"):
+            continue
+        info = await redis.xpending(stream, RULES_GROUP)
+        total += int(info["pending"])
+    return total
 
 
 async def total_pending(redis: Redis) -> int:
@@ -202,9 +247,9 @@ async def wait_for(check: Callable[[], Awaitable[Any]], timeout: float = TIMEOUT
 
 
 async def wait_outcome(store: EventStore, command_id: str, game_id: str,
-                       timeout: float = TIMEOUT) -> dict[str, Any]:
+                       timeout: float = TIMEOUT, *, scope: str) -> dict[str, Any]:
     async def found() -> dict[str, Any] | None:
-        return await store.get_outcome(command_id, game_id)
+        return await store.get_outcome(command_id, game_id, scope=scope)
 
     outcome: dict[str, Any] = await wait_for(found, timeout, f"the outcome of {command_id}")
     return outcome
@@ -221,13 +266,13 @@ async def wait_no_pending(redis: Redis, timeout: float = TIMEOUT) -> None:
 
 
 async def pump(service: RulesService, *, rounds: int = 100) -> int:
-    """Read every new command of every partition as `service`'s consumer and handle it (the
-    service's own batch handler, which acks); stop when the streams are drained. Returns the
-    number of entries handled."""
+    """Read every new command of every stream the service reads (the organisers' and the bot
+    pools') as `service`'s consumer and handle it (the service's own batch handler, which
+    acks); stop when the streams are drained. Returns the number of entries handled."""
     await service.prepare()
     handled = 0
-    streams = {commands_key(p): ">" for p in service.partitions}
     for _ in range(rounds):
+        streams = {stream: ">" for stream in service.command_streams()}
         reply = await service.redis.xreadgroup(RULES_GROUP, service.consumer, streams, count=128)
         if not reply:
             return handled
@@ -243,7 +288,7 @@ async def create_game(service: RulesService, req: CreateGame) -> list[str]:
     """Create a game through the command stream and the in-process service; its credentials."""
     await send_create(service.redis, req)
     await pump(service)
-    outcome = await service.store.get_outcome(req.command_id, req.game_id)
+    outcome = await created_outcome(service.store, req)
     assert outcome is not None
     assert outcome["status"] == "created", outcome
     creds: list[str] = outcome["credentials"]

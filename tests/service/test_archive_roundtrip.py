@@ -12,12 +12,11 @@ import sys
 from pathlib import Path
 
 from redis.asyncio import Redis
-from service_helpers import create_game, create_request, envelope, pump, send
+from service_helpers import create_game, create_request, created_outcome, envelope, pump, send
 
 import events.events as base_events
 from bots.local import next_prompt
 from bots.sdk import random_discard
-from events.codec import codec
 from events.commands import (
     AcceptTrade,
     BuildCity,
@@ -41,17 +40,15 @@ from events.commands import (
 from events.disputes import ApproveUndo, ContestRuling, ProposeUndo, RejectUndo
 from events.events import Event, ModuleSpec
 from events.prompts import Prompt
-from events.requests import ForfeitSeat
 from events.types import RESOURCES
 from services.audit.archive import dump_lines, read_lines
 from services.audit.audit import audit
 from services.audit.importer import import_record
+from services.client import Client
 from services.rules.engine import pending
 from services.rules.engine.state import ROLL, State
-from services.rules.protocol import DATA, KIND
 from services.rules.record import load_record
 from services.rules.service import RulesService
-from services.store.keys import commands_key, partition
 
 GAME = "g-every-event"
 SEED = b"cov13"
@@ -103,6 +100,7 @@ async def play_every_event(service: RulesService, redis: Redis) -> None:
     req = create_request(GAME, seed=SEED, controllers=("human",) * 3, turn_limit=80,
                          modules=(ModuleSpec(name="undo", params={"policy": "consent"}),))
     creds = await create_game(service, req)
+    referee = (await created_outcome(service.store, req) or {})["referee"]
     chooser = Coverage(13)
     n = 0
 
@@ -132,8 +130,7 @@ async def play_every_event(service: RulesService, redis: Redis) -> None:
             continue
         if state.turn >= 60 and "forfeit" not in extras_done:
             extras_done.add("forfeit")
-            body = codec().encode(ForfeitSeat(command_id="forfeit-2", game_id=GAME, seat=2))
-            await redis.xadd(commands_key(partition(GAME)), {DATA: body, KIND: "forfeit"})
+            await Client(redis).forfeit(GAME, 2, referee, "left", command_id="forfeit-2")
             await pump(service)
             continue
         prompt = next_prompt(state, pending(state))

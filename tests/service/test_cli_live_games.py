@@ -9,7 +9,7 @@ import argparse
 import asyncio
 
 import pytest
-from service_helpers import Script, create_game, create_request, pump, send
+from service_helpers import Script, create_game, create_request, created_outcome, pump, send
 
 from services.audit.audit import audit
 from services.audit.replay import Viewer
@@ -53,7 +53,7 @@ async def test_a_private_view_of_a_live_game_needs_the_credential(service: Rules
         await replay_live(url, args("g-private", creds[1]), Viewer(seat=2))
     with pytest.raises(CliError, match="referee credential"):
         await replay_live(url, args("g-private", creds[0]), Viewer(referee=True))
-    referee = (await service.store.get_outcome(req.command_id, req.game_id) or {})["referee"]
+    referee = (await created_outcome(service.store, req) or {})["referee"]
     await replay_live(url, argparse.Namespace(source="g-private", at=None, tail=0, follow=False,
                                               credential=referee), Viewer(referee=True))
 
@@ -64,7 +64,7 @@ async def test_the_referee_audits_a_live_game_with_the_secret_seed(service: Rule
     for env, _ in script.moves(40):
         await send(service.redis, env)
     await pump(service)
-    referee = (await service.store.get_outcome(req.command_id, req.game_id) or {})["referee"]
+    referee = (await created_outcome(service.store, req) or {})["referee"]
     with pytest.raises(CliError, match="referee credential"):
         await live_for_audit(url, args("g-live-audit", script.credentials[0]), None)
     record, seed = await live_for_audit(url, args("g-live-audit", referee), None)

@@ -18,6 +18,7 @@ from service_helpers import (
     create_game,
     create_request,
     log,
+    outcome_of,
     pending_count,
     send,
     total_pending,
@@ -62,15 +63,15 @@ async def test_worker_killed_mid_command_then_each_command_applies_once(
     first_cmd, first_events = moves[0]
     if fault == "after_append":
         assert await store.version(game) == 1 + len(first_events)
-        assert (await store.get_outcome(first_cmd.command_id, game) or {})["status"] == "accepted"
+        assert (await outcome_of(store, first_cmd) or {})["status"] == "accepted"
     else:
         assert await store.version(game) == 1
-        assert await store.get_outcome(first_cmd.command_id, game) is None
+        assert await outcome_of(store, first_cmd) is None
 
     second = processes("rules")
     await wait_started(redis_client, second)
     for env, _ in moves:
-        outcome = await wait_outcome(store, env.command_id, game)
+        outcome = await wait_outcome(store, env.command_id, game, scope=env.scope)
         assert outcome["status"] == "accepted", outcome
     await wait_no_pending(redis_client)
 

@@ -22,6 +22,7 @@ from events.events import GameCreated
 from services.rules.engine import decide, evolve, initial_state, pending
 from services.rules.engine.chance import SeededDealer
 from services.store import EventStore
+from services.store.keys import ORGANISER
 
 DEADLINE_MS = 200
 SILENT = 1  # seat 1's pool has no worker
@@ -46,7 +47,7 @@ async def test_a_silent_seat_gets_its_default_move_and_the_game_goes_on(
     controllers[SILENT] = "bot:nobody-serves-this"
     req = create_request("g-deadline", controllers=controllers, deadline_ms=DEADLINE_MS)
     await send_create(redis_client, req)
-    await wait_outcome(store, req.command_id, req.game_id)
+    await wait_outcome(store, req.command_id, req.game_id, scope=ORGANISER)
 
     async def past_setup() -> bool:  # setup is 16 placements; then a few turns
         return await store.version(req.game_id) >= 60

@@ -9,7 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from service_helpers import Script, create_game, create_request, envelope, log, pump, rulings, send
+from service_helpers import (
+    Script,
+    create_game,
+    create_request,
+    created_outcome,
+    dead_letters,
+    envelope,
+    log,
+    outcome_of,
+    pump,
+    rulings,
+    send,
+)
 
 from events.codec import codec
 from events.commands import BuildSettlement, Command, EndTurn
@@ -32,6 +44,7 @@ from services.rules.engine import RULES, RULES_VERSION
 from services.rules.engine.state import MAIN, ROLL, State
 from services.rules.record import load_record
 from services.rules.service import RulesService
+from services.store.keys import partition, seat_scope
 
 UNDO = (ModuleSpec(name="undo", params={"policy": "consent"}),)
 
@@ -71,7 +84,7 @@ class Game:
         version = await self.service.store.version(self.id)
         await send(self.service.redis, envelope(self.id, cid, cred, version, cmd))
         await pump(self.service)
-        outcome = await self.service.store.get_outcome(cid, self.id)
+        outcome = await self.service.store.get_outcome(cid, self.id, scope=seat_scope(cmd.seat))
         assert outcome is not None
         self.script.state = self.state.copy()
         return {"command_id": cid, **outcome}
@@ -83,7 +96,7 @@ class Game:
 async def start(service: RulesService, game_id: str, modules: tuple[ModuleSpec, ...] = UNDO) -> Game:
     req = create_request(game_id, controllers=("human",) * 3, modules=modules)
     creds = await create_game(service, req)
-    created = await service.store.get_outcome(req.command_id, game_id)
+    created = await created_outcome(service.store, req)
     assert created is not None
     assert created["referee"] not in creds
     return Game(service, Script.start(req, creds), created["referee"])
@@ -199,7 +212,7 @@ async def test_a_forged_acceptance_is_overturned_and_the_referee_reverts(service
                                         command_id="forged-cmd", event=forged,
                                         rules_version=RULES_VERSION))
     result = await service.store.append(g.id, v, "forged-cmd", [body],
-                                        command=codec().encode(BuildSettlement(seat=seat, vertex=near)))
+                                        command=codec().encode(BuildSettlement(seat=seat, vertex=near)), scope="svc")
     assert result.accepted
     contest = await g.command(ContestRuling(seat=(seat + 1) % 3, command_id="forged-cmd",
                                             claim="next to their own settlement"))
@@ -207,8 +220,14 @@ async def test_a_forged_acceptance_is_overturned_and_the_referee_reverts(service
     (review,) = await g.tail(1)
     assert (review.kind, review.verdict, review.rule_id) == ("acceptance", "overturned", "base.build.distance")
 
-    not_referee = await g.command(RevertTo(seat=REFEREE, to_version=v), credential=g.script.credentials[0])
-    assert not_referee["rule_id"] == "service.seat.credential"
+    # A seat's credential does not sign for the referee: set aside, no outcome, nothing logged.
+    forged_revert = envelope(g.id, "not-referee", g.script.credentials[0],
+                             await service.store.version(g.id), RevertTo(seat=REFEREE, to_version=v))
+    await send(service.redis, forged_revert)
+    await pump(service)
+    assert await outcome_of(service.store, forged_revert) is None
+    letters = await dead_letters(service.redis, partition(g.id))
+    assert letters[-1][b"reason"].startswith(b"service.seat.credential")
     by_seat = await g.command(RevertTo(seat=seat, to_version=v))
     assert by_seat["rule_id"] == "undo.referee.only"
     assert (await g.command(RevertTo(seat=REFEREE, to_version=v)))["status"] == "accepted"

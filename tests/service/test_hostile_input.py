@@ -1,7 +1,11 @@
-"""Hostile and broken input: each is answered with a clear rejection (the command's outcome,
-with a rule id, when its command id and game id can be read) or set aside on the partition's
-dead-letter stream when not even that can be read. Nothing stays pending, no event is
-appended, and the worker goes on to accept the next good command.
+"""Hostile and broken input: nothing on a command stream is trusted until it is checked.
+
+An entry that is signed by the seat it names but broken is answered with a clear rejection (its
+outcome, with a rule id, in that seat's scope); anything that cannot be authenticated —
+unreadable, unsigned, signed with the wrong key, for an unknown game — only reaches the
+partition's dead-letter stream with its reason, so it can neither write into a game's record
+nor occupy the id of somebody's next move. Nothing stays pending, no event is appended, and the
+worker goes on to accept the next good command.
 
 Run against the real rules app in-process, in both consumer modes (the raw XREADGROUP loop,
 and FastStream subscribers, whose raw parser must let a non-UTF-8 body reach our handler), and
@@ -19,10 +23,13 @@ import pytest
 from redis.asyncio import Redis
 from service_helpers import (
     Script,
+    Signed,
     command_ids,
     create_request,
+    created_outcome,
     dead_letters,
     log,
+    outcome_of,
     pump,
     rulings,
     send,
@@ -34,28 +41,38 @@ from service_helpers import (
     wait_started,
 )
 
+from events.auth import sign, turn_key
 from events.codec import MAX_COMMAND_BYTES, codec
 from events.commands import PlaceSettlement, RollDice
 from events.envelope import CommandEnvelope
 from events.events import ModuleSpec
 from events.requests import CreateGame
-from services.rules.protocol import DATA, KIND
+from services.rules.protocol import DATA, KIND, MAC, SENT
 from services.rules.service import RulesService
 from services.store import EventStore
-from services.store.keys import commands_key, game_keys, partition
+from services.store.keys import ORGANISER, commands_key, game_keys, partition
 
 GAME = "g-hostile"
+BAD = ["bad"]  # the command id the cases use (one per case when they all run at once)
 
 
 def body(script: Script, **changes: Any) -> dict[str, Any]:
     """The JSON object of the seat-to-act's next legal move, as an envelope, with `changes`."""
-    _, credential = script.current()
-    move = _legal(script)
     raw: dict[str, Any] = json.loads(codec().encode(CommandEnvelope(
-        command_id="bad", game_id=GAME, credential=credential,
-        expected_version=script.state.version, command=move)))
+        command_id=BAD[0], game_id=GAME, expected_version=script.state.version,
+        command=_legal(script))))
     raw.update(changes)
     return raw
+
+
+def signed(script: Script, data: bytes | dict[str, Any], seat: int = 0, version: int | None = None,
+           credential: str | None = None) -> dict[str, bytes | str]:
+    """An entry whose body is signed with `seat`'s turn key (for `version`, default the
+    current one), exactly as a client would sign it."""
+    raw = data if isinstance(data, bytes) else json.dumps(data).encode()
+    cred = script.credentials[seat] if credential is None else credential
+    v = script.state.version if version is None else version
+    return {DATA: raw, MAC: sign(turn_key(cred, GAME, seat, v), raw)}
 
 
 def _legal(script: Script) -> Any:
@@ -63,10 +80,6 @@ def _legal(script: Script) -> Any:
     from services.rules.engine import pending
 
     return next_prompt(script.state, pending(script.state)).options[0]
-
-
-def data(obj: Any) -> dict[str, bytes]:
-    return {DATA: json.dumps(obj).encode()}
 
 
 def other_partition_game() -> str:
@@ -81,6 +94,19 @@ class Case:
     ruling: bool = False  # also on the game's rulings stream
     dead_letter: str = ""  # a word the dead letter's reason must contain ("" = no dead letter)
     game: str = GAME  # whose partition stream the entry goes to
+    scope: str = "s0"  # where its outcome is (the seat it is signed for, or `org`)
+
+
+def nested(script: Script) -> bytes:
+    """A body whose command is 3,000 arrays deep (past any parser's recursion limit)."""
+    head = json.dumps({"command_id": BAD[0], "game_id": GAME,
+                       "expected_version": script.state.version})[:-1]
+    deep = "[" * 3000 + "]" * 3000
+    return f'{head}, "command": {{"type": "PlaceSettlement", "seat": 0, "vertex": {deep}}}}}'.encode()
+
+
+def roll(script: Script) -> dict[str, Any]:
+    return json.loads(codec().encode(RollDice(seat=0)))
 
 
 CASES = [
@@ -88,53 +114,74 @@ CASES = [
          dead_letter="invalid"),
     Case("no __data__ field", lambda s: {"command_id": "bad", "game_id": GAME}, None,
          dead_letter="__data__"),
-    Case("truncated json", lambda s: {DATA: json.dumps(body(s)).encode()[:60]}, None,
+    Case("truncated json", lambda s: signed(s, json.dumps(body(s)).encode()[:60]), None,
          dead_letter="invalid"),
-    Case("oversized body", lambda s: data(body(s, credential="x" * (MAX_COMMAND_BYTES + 1))),
+    Case("deeply nested json", lambda s: signed(s, nested(s)),
+         "base.command.invalid", dead_letter="nested"),
+    Case("oversized body", lambda s: signed(s, body(s, padding="x" * (MAX_COMMAND_BYTES + 1))),
          "base.command.invalid", dead_letter="limit"),
     Case("unknown command type",
-         lambda s: data(body(s, command={"type": "SummonDragon", "seat": 0})),
+         lambda s: signed(s, body(s, command={"type": "SummonDragon", "seat": 0})),
          "base.command.invalid", dead_letter="invalid"),
-    Case("wrong field type", lambda s: data(body(s, expected_version="1")),
-         "base.command.invalid", dead_letter="expected_version"),
+    Case("wrong field type", lambda s: signed(s, body(s, expected_version="1")),
+         None, dead_letter="expected_version"),
     Case("wrong field type in the command",
-         lambda s: data(body(s, command={"type": "PlaceSettlement", "seat": 0, "vertex": "11"})),
+         lambda s: signed(s, body(s, command={"type": "PlaceSettlement", "seat": 0, "vertex": "11"})),
          "base.command.invalid", dead_letter="vertex"),
-    Case("unknown extra field", lambda s: data(body(s, sneaky=True)),
+    Case("unknown extra field", lambda s: signed(s, body(s, sneaky=True)),
          "base.command.invalid", dead_letter="sneaky"),
     Case("unknown extra field in the command",
-         lambda s: data(body(s, command={**body(s)["command"], "vp": 10})),
+         lambda s: signed(s, body(s, command={**body(s)["command"], "vp": 10})),
          "base.command.invalid", dead_letter="vp"),
-    Case("wrong seat credential", lambda s: data(body(s, credential="guessed")),
-         "service.seat.credential", ruling=True),
-    Case("another seat's credential", lambda s: data(body(s, credential=s.credentials[1])),
-         "service.seat.credential", ruling=True),
-    Case("forged default move without a credential",
-         lambda s: data(body(s, credential="", default=True)),
-         "service.seat.credential", ruling=True),
+    Case("unsigned", lambda s: {DATA: json.dumps(body(s)).encode()}, None,
+         dead_letter="service.seat.credential"),
+    Case("signed with a guessed credential", lambda s: signed(s, body(s), credential="guessed"),
+         None, dead_letter="service.seat.credential"),
+    Case("signed with another seat's credential", lambda s: signed(s, body(s), credential=s.credentials[1]),
+         None, dead_letter="service.seat.credential"),
+    Case("another command's signature",
+         lambda s: {DATA: json.dumps(body(s)).encode(),
+                    MAC: signed(s, body(s, command_id="other"))[MAC]},
+         None, dead_letter="service.seat.credential"),
+    Case("signed for another version", lambda s: signed(s, body(s), version=7), None,
+         dead_letter="service.seat.credential"),
+    Case("forged default move", lambda s: signed(s, body(s, default=True), credential=""),
+         None, dead_letter="service.seat.credential"),
     Case("a seat that is not to act",
-         lambda s: data(body(s, credential=s.credentials[1],
-                             command={**body(s)["command"], "seat": 1})),
-         "base.turn.not_your_turn", ruling=True),
-    Case("out of phase", lambda s: data(body(s, command=json.loads(codec().encode(RollDice(seat=0))))),
+         lambda s: signed(s, body(s, command={**body(s)["command"], "seat": 1}), seat=1),
+         "base.turn.not_your_turn", ruling=True, scope="s1"),
+    Case("out of phase", lambda s: signed(s, body(s, command=roll(s))),
          "base.turn.wrong_phase", ruling=True),
-    Case("stale expected_version", lambda s: data(body(s, expected_version=0)),
+    Case("stale expected_version", lambda s: signed(s, body(s, expected_version=0), version=0),
          "service.stale", ruling=True),
-    Case("version from the future", lambda s: data(body(s, expected_version=99)),
+    Case("version from the future", lambda s: signed(s, body(s, expected_version=99), version=99),
          "service.stale", ruling=True),
-    Case("unknown game", lambda s: data(body(s, game_id="g-nowhere")), "service.game.unknown",
-         game="g-nowhere"),
-    Case("command id that cannot be a key", lambda s: data(body(s, command_id="bad id\n")), None,
-         dead_letter="command id"),
-    Case("wrong partition stream", lambda s: data(body(s)), None, dead_letter="partition",
+    Case("unknown game", lambda s: signed(s, body(s, game_id="g-nowhere")), None,
+         dead_letter="service.game.unknown", game="g-nowhere"),
+    Case("command id that cannot be a key", lambda s: signed(s, body(s, command_id="bad id\n")),
+         None, dead_letter="command id"),
+    Case("wrong partition stream", lambda s: signed(s, body(s)), None, dead_letter="partition",
          game=other_partition_game()),
     Case("create with an unknown variant",
          lambda s: {DATA: codec().encode(CreateGame(
              command_id="bad", game_id="g-bad-create",
              modules=(ModuleSpec(name="no-such-variant"),))), KIND: "create"},
-         "service.create.invalid", game="g-bad-create"),
+         "service.create.invalid", game="g-bad-create", scope=ORGANISER),
+    Case("create with a seed that is not hex",
+         lambda s: {DATA: codec().encode(CreateGame(command_id="bad", game_id="g-bad-seed",
+                                                    seed="not hex")), KIND: "create"},
+         "service.create.invalid", game="g-bad-seed", scope=ORGANISER),
+    Case("create with a game id that cannot be a key",
+         lambda s: {DATA: codec().encode(CreateGame(command_id="bad", game_id="g bad\n")),
+                    KIND: "create"}, None, dead_letter="game id"),
     Case("create with a malformed body", lambda s: {DATA: b'{"command_id": "bad", "seats": "four"}',
                                                    KIND: "create"}, None, dead_letter="create"),
+    Case("oversized create", lambda s: {DATA: json.dumps({"command_id": "bad", "game_id": "g-big",
+                                                         "names": ["x" * 70_000]}).encode(),
+                                       KIND: "create"}, None, dead_letter="limit"),
+    Case("unsigned forfeit",
+         lambda s: {DATA: json.dumps({"command_id": "bad", "game_id": GAME, "seat": 0}).encode(),
+                    KIND: "forfeit"}, None, dead_letter="referee"),
     Case("unknown entry kind", lambda s: {DATA: json.dumps(body(s)).encode(), KIND: "explode"},
          None, dead_letter="kind"),
 ]
@@ -152,11 +199,11 @@ async def test_hostile_input_is_answered_and_the_worker_goes_on(
     good, events = script.next("good")
     await send(redis_client, good)
 
-    outcome = await wait_outcome(store, good.command_id, GAME)
+    outcome = await wait_outcome(store, good.command_id, GAME, scope=good.scope)
     assert outcome["status"] == "accepted", outcome  # the worker is alive and went on
     await wait_no_pending(redis_client)
 
-    bad = await store.get_outcome("bad", case.game)
+    bad = await store.get_outcome("bad", case.game, scope=case.scope)
     if case.rule_id is None:
         assert bad is None
     else:
@@ -189,14 +236,51 @@ async def test_a_command_id_reused_for_another_move_does_nothing(
     good, _ = script.next("good")
     await send(redis_client, good)
     await pump(service)
-    accepted = await store.get_outcome(good.command_id, GAME)
+    accepted = await outcome_of(store, good)
     _, credential = script.current()
-    reuse = CommandEnvelope(command_id=good.command_id, game_id=GAME, credential=credential,
-                            expected_version=script.state.version, command=_legal(script))
+    reuse = Signed(command_id=good.command_id, game_id=GAME, credential=credential,
+                   expected_version=script.state.version, command=_legal(script))
     await send(redis_client, reuse)
     await pump(service)
-    assert await store.get_outcome(good.command_id, GAME) == accepted
+    assert await outcome_of(store, good) == accepted
     assert command_ids(await log(store, GAME)) == [f"create-{GAME}", good.command_id]
+
+
+async def test_another_seat_cannot_squat_the_id_of_a_seats_next_move(
+    service: RulesService, store: EventStore, redis_client: Redis
+) -> None:
+    """Command ids are predictable (a bot pool's are `<pool>:<game>:<version>:<seat>`); a seat
+    that sends a refused command under seat 0's next id only fills its own scope, and seat 0's
+    real move with that id is still accepted."""
+    script = await started_game(service)
+    good, _ = script.next("good")
+    squat = Signed(command_id=good.command_id, game_id=GAME, credential=script.credentials[1],
+                   expected_version=good.expected_version, command=RollDice(seat=1))
+    await send(redis_client, squat)
+    await pump(service)
+    assert (await outcome_of(store, squat) or {})["rule_id"] == "base.turn.wrong_phase"
+    await send(redis_client, good)
+    await pump(service)
+    assert (await outcome_of(store, good) or {})["status"] == "accepted"
+
+
+@pytest.mark.parametrize("sent", [b"nan", b"inf", b"-inf", b"1e308", b"not a number"])
+async def test_a_hostile_sent_stamp_is_ignored_and_the_move_counts_once(
+    sent: bytes, service: RulesService, store: EventStore, redis_client: Redis
+) -> None:
+    """`sent` only feeds the latency statistics: a value that is not a sane clock reading
+    is ignored, the move is accepted once, and nothing is dead-lettered."""
+    script = await started_game(service)
+    good, _ = script.next("good")
+    fields = signed(script, codec().encode(good.plain()), version=good.expected_version)
+    await send_raw(redis_client, GAME, {**fields, SENT: sent})
+    second, _ = script.next("second")
+    await send(redis_client, second)
+    await pump(service)
+    assert (await outcome_of(store, good) or {})["status"] == "accepted"
+    assert (await outcome_of(store, second) or {})["status"] == "accepted"
+    assert await dead_letters(redis_client, partition(GAME)) == []
+    assert len(service.pipeline.latencies_us) == 1  # only the sane stamp of the second move
 
 
 async def test_a_poison_command_is_dead_lettered_after_too_many_deliveries(
@@ -214,7 +298,7 @@ async def test_a_poison_command_is_dead_lettered_after_too_many_deliveries(
         await redis_client.xclaim(stream, "rules", "crashed-worker", 0, [entry])
     claimer = RulesService(redis_client, "rules-claimer", claim_idle_ms=0)
     assert await claimer.claim_pending() == 1
-    outcome = await store.get_outcome(poison.command_id, GAME)
+    outcome = await outcome_of(store, poison)
     assert outcome is not None
     assert outcome["rule_id"] == "service.dead_letter"
     letters = await dead_letters(redis_client, partition(GAME))
@@ -233,21 +317,25 @@ async def test_hostile_inputs_against_a_real_worker_process(
     worker = processes("rules")
     await wait_started(redis_client, worker)
     expected_letters = 0
-    for case in CASES:
-        fields = case.fields(script)
+    for i, case in enumerate(CASES):
+        BAD[0] = f"bad-{i}"  # one command id per case, so each outcome can be checked
+        try:
+            fields = case.fields(script)
+        finally:
+            BAD[0] = "bad"
         raw = fields.get(DATA) or b""
-        # One command id per case, so each outcome can be checked.
-        fields = {**fields, DATA: raw.replace(b'"bad"', f'"bad-{CASES.index(case)}"'.encode())}
+        if KIND in fields:  # organisers' requests name their id themselves
+            fields = {**fields, DATA: raw.replace(b'"bad"', f'"bad-{i}"'.encode())}
         await send_raw(redis_client, case.game, fields)
         expected_letters += bool(case.dead_letter)
     good, _ = script.next("good")
     await send(redis_client, good)
-    assert (await wait_outcome(store, good.command_id, GAME))["status"] == "accepted"
+    assert (await wait_outcome(store, good.command_id, GAME, scope=good.scope))["status"] == "accepted"
     await wait_no_pending(redis_client)
     assert worker.proc.poll() is None, worker.output()
     for i, case in enumerate(CASES):
         if case.rule_id is not None:
-            outcome = await store.get_outcome(f"bad-{i}", case.game)
+            outcome = await store.get_outcome(f"bad-{i}", case.game, scope=case.scope)
             assert outcome is not None
             assert outcome["rule_id"] == case.rule_id, (case.name, outcome)
     letters = [
@@ -267,7 +355,7 @@ async def started_game(service: RulesService) -> Script:
     req = create_request(GAME, command_id=f"create-{GAME}")
     await send_create(service.redis, req)
     await pump(service)
-    outcome = await service.store.get_outcome(req.command_id, GAME)
+    outcome = await created_outcome(service.store, req)
     assert outcome is not None
     script = Script.start(req, outcome["credentials"])
     assert isinstance(_legal(script), PlaceSettlement)

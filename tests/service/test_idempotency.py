@@ -9,11 +9,14 @@ import json
 from redis.asyncio import Redis
 from service_helpers import (
     Script,
+    Signed,
     assert_gap_free,
     command_ids,
     create_game,
     create_request,
+    created_outcome,
     log,
+    outcome_of,
     pump,
     rulings,
     send,
@@ -22,8 +25,8 @@ from service_helpers import (
 )
 
 from events.envelope import CommandEnvelope
+from services.rules.repository import credential_hash
 from services.rules.service import RulesService
-from services.rules.slots import credential_hash
 from services.store import EventStore
 from services.store.keys import RULES_GROUP, commands_key, partition
 
@@ -38,7 +41,7 @@ async def test_same_command_twice_in_sequence_is_applied_once(
     await send(redis_client, first)
     await send(redis_client, first)
     await pump(service)
-    outcome = await store.get_outcome(first.command_id, req.game_id)
+    outcome = await outcome_of(store, first)
     assert outcome is not None
     assert outcome["status"] == "accepted"
     assert (outcome["from"], outcome["to"]) == (2, 1 + len(first_events))
@@ -51,7 +54,7 @@ async def test_same_command_twice_in_sequence_is_applied_once(
     envelopes = await log(store, req.game_id)
     assert [e.event for e in envelopes[1:]] == first_events + second_events
     assert command_ids(envelopes) == [req.command_id, first.command_id, second.command_id]
-    assert await store.get_outcome(first.command_id, req.game_id) == outcome
+    assert await outcome_of(store, first) == outcome
     assert await assert_gap_free(redis_client, req.game_id) == 1 + len(first_events + second_events)
     assert await total_pending(redis_client) == 0
 
@@ -66,16 +69,18 @@ async def test_a_rejected_command_stays_rejected_when_delivered_again(
     (move, _), (early, _) = script.moves(2)
     await send(redis_client, early)  # names version 2 + n while the game is still at 1
     await pump(service)
-    refused = await store.get_outcome(early.command_id, req.game_id)
+    refused = await outcome_of(store, early)
     assert refused is not None
     assert refused["rule_id"] == "service.stale"
 
     await send(redis_client, move)
     await send(redis_client, early)  # now it would fit
     await pump(service)
-    assert await store.get_outcome(early.command_id, req.game_id) == refused
+    assert await outcome_of(store, early) == refused
     assert command_ids(await log(store, req.game_id)) == [req.command_id, move.command_id]
-    assert len(await rulings(redis_client, req.game_id)) == 1  # ruled on once
+    # Ruled on once; the replay is noted as answered by that first outcome.
+    assert [r["rule_id"] for r in await rulings(redis_client, req.game_id)] == [
+        "service.stale", "service.command.duplicate"]
 
 
 async def test_same_command_handled_concurrently_is_applied_once(
@@ -114,7 +119,7 @@ async def test_same_command_on_two_replicas_is_applied_once(
             for handler, entry_id, fields in zip((service, replica), ids, fields, strict=True)
         ))
         for env, _, _, _, _ in rounds:
-            outcome = await store.get_outcome(env.command_id, env.game_id)
+            outcome = await outcome_of(store, env)
             assert outcome is not None
             assert outcome["status"] == "accepted", outcome
     for script in scripts:
@@ -137,18 +142,18 @@ async def test_stale_command_on_a_replica_with_an_old_cache_is_answered(
     await send(redis_client, move)
     await pump(service)  # A applies it
     _, credential = script.current()
-    stale = CommandEnvelope(command_id="stale-on-b", game_id=req.game_id, credential=credential,
+    stale = Signed(command_id="stale-on-b", game_id=req.game_id, credential=credential,
                             expected_version=1, command=move.command)
     await send(redis_client, stale)
     await pump(replica)
-    outcome = await store.get_outcome("stale-on-b", req.game_id)
+    outcome = await outcome_of(store, stale)
     assert outcome is not None
     assert outcome["rule_id"] == "service.stale", outcome
 
     current, _ = script.next()
     await send(redis_client, current)
     await pump(replica)
-    assert (await store.get_outcome(current.command_id, req.game_id) or {}).get("status") == "accepted"
+    assert (await outcome_of(store, current) or {}).get("status") == "accepted"
     assert command_ids(await log(store, req.game_id))[1:] == [move.command_id, current.command_id]
 
 
@@ -167,7 +172,7 @@ async def test_create_delivered_twice_makes_one_game_with_one_set_of_credentials
     await asyncio.gather(*deliveries)
     await send_create(redis_client, req)  # and once more, later
     await pump(service)
-    outcome = await store.get_outcome(req.command_id, req.game_id)
+    outcome = await created_outcome(store, req)
     assert outcome is not None
     assert outcome["status"] == "created"
     meta = await store.meta(req.game_id)
@@ -179,7 +184,7 @@ async def test_create_delivered_twice_makes_one_game_with_one_set_of_credentials
     move, _ = script.next()
     await send(redis_client, move)
     await pump(replica)
-    assert (await store.get_outcome(move.command_id, req.game_id) or {}).get("status") == "accepted"
+    assert (await outcome_of(store, move) or {}).get("status") == "accepted"
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from service_helpers import Script, create_request, send, send_create, wait_outcome
 
 from services.store import EventStore
+from services.store.keys import ORGANISER
 
 
 @pytest.mark.parametrize("mode", ["batched", "faststream"])
@@ -20,7 +21,7 @@ async def test_worker_goes_on_after_its_connections_are_dropped(
     await rules_app(consumer_mode=mode)
     req = create_request(f"g-blip-{mode}")
     await send_create(redis_client, req)
-    created = await wait_outcome(store, req.command_id, req.game_id)
+    created = await wait_outcome(store, req.command_id, req.game_id, scope=ORGANISER)
     script = Script.start(req, created["credentials"])
 
     # Drop every other client's connection, mid-read (the worker blocks in XREADGROUP).
@@ -28,5 +29,5 @@ async def test_worker_goes_on_after_its_connections_are_dropped(
 
     move, _ = script.next()
     await send(redis_client, move)
-    outcome = await wait_outcome(store, move.command_id, req.game_id, timeout=15)
+    outcome = await wait_outcome(store, move.command_id, req.game_id, timeout=15, scope=move.scope)
     assert outcome["status"] == "accepted"

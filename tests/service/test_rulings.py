@@ -1,17 +1,29 @@
-"""Every rejection of a command for a game is recorded on the game's rulings stream, with the
-rule id it applied, the seat, the version it was judged at and the command itself; accepted
-commands leave no ruling."""
+"""Every rejection of an authenticated command for a game is recorded on the game's rulings
+stream, with the rule id it applied, the seat, the version it was judged at and the command
+itself; accepted commands leave no ruling, and neither does a command that is not signed by its
+seat (that one only reaches the dead-letter stream: nobody can write into a game's record)."""
 
 from __future__ import annotations
 
 from redis.asyncio import Redis
-from service_helpers import Script, create_game, create_request, pump, rulings, send
+from service_helpers import (
+    Script,
+    Signed,
+    create_game,
+    create_request,
+    dead_letters,
+    envelope,
+    outcome_of,
+    pump,
+    rulings,
+    send,
+)
 
 from events.codec import codec
-from events.commands import PlaceSettlement, RollDice
-from events.envelope import CommandEnvelope
+from events.commands import Command, PlaceSettlement, RollDice
 from services.rules.service import RulesService
 from services.store import EventStore
+from services.store.keys import partition
 
 
 async def test_rejections_are_on_the_rulings_stream_with_their_rule_id(
@@ -25,14 +37,14 @@ async def test_rejections_are_on_the_rulings_stream_with_their_rule_id(
     taken = settle.command.vertex
     creds = script.credentials
 
-    def cmd(cid: str, seat: int, credential: str, version: int, command: object) -> CommandEnvelope:
-        return CommandEnvelope(command_id=cid, game_id=game, credential=credential,
-                               expected_version=version, command=command)  # type: ignore[arg-type]
+    def cmd(cid: str, seat: int, credential: str, version: int, command: Command) -> Signed:
+        return envelope(game, cid, credential, version, command)
 
     v1 = 1
     v3 = script.state.version  # seat 1 to place its first settlement
+    forged = cmd("r-cred", 0, "nope", v1, settle.command)
+    await send(redis_client, forged)
     bad = [
-        (cmd("r-cred", 0, "nope", v1, settle.command), "service.seat.credential", v1),
         (cmd("r-turn", 1, creds[1], v1, PlaceSettlement(seat=1, vertex=taken + 1)),
          "base.turn.not_your_turn", v1),
         (cmd("r-phase", 0, creds[0], v1, RollDice(seat=0)), "base.turn.wrong_phase", v1),
@@ -60,8 +72,11 @@ async def test_rejections_are_on_the_rulings_stream_with_their_rule_id(
         assert int(ruling["seat"]) == env.command.seat
         assert int(ruling["version"]) == version
         assert codec().decode_command(ruling["command"]) == env.command
-        outcome = await store.get_outcome(env.command_id, game)
+        outcome = await outcome_of(store, env)
         assert outcome is not None
         assert outcome["rule_id"] == rule_id
     for accepted in (settle, road):
-        assert (await store.get_outcome(accepted.command_id, game) or {})["status"] == "accepted"
+        assert (await outcome_of(store, accepted) or {})["status"] == "accepted"
+    assert await outcome_of(store, forged) is None
+    letters = await dead_letters(redis_client, partition(game))
+    assert [letter[b"reason"].split(b":")[0] for letter in letters] == [b"service.seat.credential"]

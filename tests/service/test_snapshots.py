@@ -8,20 +8,22 @@ import random
 
 import pytest
 from redis.asyncio import Redis
-from service_helpers import Script, create_game, create_request, log, pump, send
+from service_helpers import Script, create_game, create_request, log, outcome_of, pump, send
 
 from bots.local import play
 from bots.registry import make_bot
 from events.codec import codec
 from events.envelope import EventEnvelope
 from events.events import Event, GameCreated
+from services.rules.config import ServiceConfig
 from services.rules.engine import RULES_VERSION, evolve, initial_state, new_game, snapshot
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.state import State
-from services.rules.service import SNAPSHOT_EVERY, RulesService
-from services.rules.slots import load_slot
+from services.rules.repository import load_slot
+from services.rules.service import RulesService
 from services.store import EventStore
 
+SNAPSHOT_EVERY = ServiceConfig().snapshot_every
 CUTS_PER_GAME = 8
 
 
@@ -42,10 +44,11 @@ async def store_log(store: EventStore, game_id: str, events: list[Event]) -> Non
                                       command_id=f"c{version}", event=event,
                                       rules_version=RULES_VERSION))
 
-    await store.create_game(game_id, enc(1, events[0]), {"seed": "00", "cred_hashes": "[]",
-                                                         "controllers": "[]"})
+    await store.create_game(game_id, enc(1, events[0]), {"controllers": "[]"},
+                            secret={"seed": "00", "credentials": "[]"})
     for version, event in enumerate(events[1:], start=2):
-        assert (await store.append(game_id, version - 1, f"c{version}", [enc(version, event)])).accepted
+        assert (await store.append(game_id, version - 1, f"c{version}", [enc(version, event)],
+                                   scope="svc")).accepted
 
 
 async def load_from_snapshot(store: EventStore, created: GameCreated):  # type: ignore[no-untyped-def]
@@ -128,6 +131,6 @@ async def test_a_replica_starting_from_the_services_snapshot_plays_on_the_same(
         move, events = script.next()
         await send(redis_client, move)
         await pump(fresh)
-        assert (await store.get_outcome(move.command_id, req.game_id) or {})["status"] == "accepted"
+        assert (await outcome_of(store, move) or {})["status"] == "accepted"
     assert [e.event for e in await log(store, req.game_id)][1:] == script.events
     assert slot.state.to_dict() == script.state.to_dict()

@@ -29,7 +29,7 @@ async def test_aof_survives_kill_and_restart(fresh_valkey: EmbeddedValkey) -> No
     store = EventStore(client)
     await store.create_game(GAME, num(0), {"status": "active"})
     for i in range(50):
-        result = await store.append(GAME, 1 + 2 * i, f"c{i}", nums(i, -i))
+        result = await store.append(GAME, 1 + 2 * i, f"c{i}", nums(i, -i), scope="s0")
         assert result.accepted
     await store.save_snapshot(GAME, 40, 1, "r1", b"state")
     await store.ensure_group(game_keys(GAME).feed, "projections")
@@ -51,7 +51,7 @@ async def test_aof_survives_kill_and_restart(fresh_valkey: EmbeddedValkey) -> No
         events = await store.read(GAME)
         assert [v for v, _ in events] == list(range(1, 102))
         assert events[-1] == (101, num(-49))
-        assert (await store.append(GAME, 99, "c49", nums(0))).status == "duplicate"
+        assert (await store.append(GAME, 99, "c49", nums(0), scope="s0")).status == "duplicate"
         snap = await store.load_snapshot(GAME)
         assert snap is not None
         assert snap.version == 40
@@ -125,8 +125,14 @@ def test_url_from_env_wins_over_embedded(monkeypatch: pytest.MonkeyPatch, tmp_pa
 def test_embedded_url_when_env_is_unset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("REDIS_URL", raising=False)
     with redis_url_from_env_or_embedded(tmp_path / "data") as url:
-        assert url.startswith("unix:///")
+        assert url.startswith("unix://:")  # the default user's password, then the socket
         assert redis.Redis.from_url(url).ping()
+        anonymous = redis.Redis(unix_socket_path=url.split("@", 1)[1])
+        with pytest.raises(redis.AuthenticationError):
+            anonymous.ping()
+        url_file = tmp_path / "data" / "valkey.url"
+        assert url_file.read_text().strip() == url
+        assert url_file.stat().st_mode & 0o077 == 0  # the admin password: ours only
     with pytest.raises(redis.ConnectionError):
         redis.Redis.from_url(url).ping()
 
@@ -150,7 +156,7 @@ async def test_kill_during_concurrent_appends_keeps_the_log_consistent(
         try:
             for i in range(10_000):
                 version = await store.version(GAME)
-                result = await store.append(GAME, version, f"w{w}-{i}", nums(w))
+                result = await store.append(GAME, version, f"w{w}-{i}", nums(w), scope="s0")
                 if result.accepted:
                     acked.append((f"w{w}-{i}", result.last))
         except (redis.ConnectionError, OSError):
@@ -176,7 +182,7 @@ async def test_kill_during_concurrent_appends_keeps_the_log_consistent(
         assert [v for v, _ in events] == list(range(1, version + 1))
         assert await client.xlen(game_keys(GAME).ev) == version
         for command_id, last in acked:
-            outcome = await store.get_outcome(command_id, GAME)
+            outcome = await store.get_outcome(command_id, GAME, scope="s0")
             if outcome is None:  # lost whole: its events must be gone too
                 assert fresh_valkey.appendfsync == "everysec"
                 assert last > version

@@ -10,7 +10,7 @@ from store_helpers import GAME, num, nums
 
 from services.runtime.valkey import EmbeddedValkey
 from services.store import AppendResult, CorruptLogError, EventStore
-from services.store.keys import COMMAND_TTL_SECONDS, game_keys
+from services.store.keys import OUTCOMES_TTL_SECONDS, game_keys
 
 
 async def new_game(store: EventStore, game_id: str = GAME) -> None:
@@ -34,7 +34,7 @@ async def test_fifty_concurrent_appenders_at_one_version_one_wins(
         batch = 1 + round_no  # batches of several events must stay contiguous too
         results = await asyncio.gather(
             *(
-                store.append(GAME, version, f"r{round_no}-c{i}", nums(*range(batch)))
+                store.append(GAME, version, f"r{round_no}-c{i}", nums(*range(batch)), scope="s0")
                 for i in range(50)
             )
         )
@@ -55,8 +55,8 @@ async def test_same_command_twice_in_sequence_is_applied_once(
     store: EventStore, redis_client: Redis
 ) -> None:
     await new_game(store)
-    first = await store.append(GAME, 1, "cmd-a", nums(5, 6), outcome_extra=b'{"reply":"ok"}')
-    second = await store.append(GAME, 1, "cmd-a", nums(5, 6), outcome_extra=b'{"reply":"ok"}')
+    first = await store.append(GAME, 1, "cmd-a", nums(5, 6), outcome_extra=b'{"reply":"ok"}', scope="s0")
+    second = await store.append(GAME, 1, "cmd-a", nums(5, 6), outcome_extra=b'{"reply":"ok"}', scope="s0")
     assert first.status == "accepted"
     assert second.status == "duplicate"
     assert second.outcome == first.outcome
@@ -70,7 +70,7 @@ async def test_same_command_twice_in_sequence_is_applied_once(
     assert (second.first, second.last, second.version) == (2, 3, 3)
     await assert_log_consistent(redis_client, GAME, 3)
     # A redelivery even at a later expected version is still answered by the stored outcome.
-    third = await store.append(GAME, 3, "cmd-a", nums(5, 6))
+    third = await store.append(GAME, 3, "cmd-a", nums(5, 6), scope="s0")
     assert third.status == "duplicate"
     await assert_log_consistent(redis_client, GAME, 3)
 
@@ -85,7 +85,7 @@ async def test_same_command_from_two_replicas_concurrently_is_applied_once(
         for round_no in range(20):
             version = 1 + round_no
             results: list[AppendResult] = await asyncio.gather(
-                *(s.append(GAME, version, f"dup-{round_no}", nums(round_no)) for s in stores)
+                *(s.append(GAME, version, f"dup-{round_no}", nums(round_no), scope="s0") for s in stores)
             )
             statuses = sorted(r.status for r in results)
             assert statuses == ["accepted", "duplicate"]
@@ -100,34 +100,36 @@ async def test_stale_expected_version_conflicts_and_writes_nothing(
     store: EventStore, redis_client: Redis
 ) -> None:
     await new_game(store)
-    await store.append(GAME, 1, "c1", nums(1))
+    await store.append(GAME, 1, "c1", nums(1), scope="s0")
     feed_before = await redis_client.xlen(game_keys(GAME).feed)
-    result = await store.append(GAME, 1, "c2", nums(2))
+    result = await store.append(GAME, 1, "c2", nums(2), scope="s0")
     assert result == AppendResult("conflict", version=2)
     await assert_log_consistent(redis_client, GAME, 2)
     assert await redis_client.xlen(game_keys(GAME).feed) == feed_before
     # No outcome is stored for a conflict: the caller decides (retry with fresh state, or reject).
-    assert await store.get_outcome("c2", GAME) is None
+    assert await store.get_outcome("c2", GAME, scope="s0") is None
     # A version from the future is just as stale.
-    assert (await store.append(GAME, 7, "c3", nums(3))).status == "conflict"
+    assert (await store.append(GAME, 7, "c3", nums(3), scope="s0")).status == "conflict"
 
 
 async def test_append_to_unknown_game_writes_nothing(
     store: EventStore, redis_client: Redis
 ) -> None:
-    result = await store.append("nope", 0, "c1", nums(1))
+    result = await store.append("nope", 0, "c1", nums(1), scope="s0")
     assert result.status == "missing"
     assert await redis_client.dbsize() == 0
 
 
-async def test_accepted_outcome_is_stored_with_a_seven_day_ttl(
+async def test_outcomes_live_with_the_game_and_expire_once_it_is_over(
     store: EventStore, redis_client: Redis
 ) -> None:
     await new_game(store)
-    await store.append(GAME, 1, "c1", nums(1))
-    ttl = await redis_client.ttl(game_keys(GAME).cmd("c1"))
-    assert COMMAND_TTL_SECONDS - 5 <= ttl <= COMMAND_TTL_SECONDS
-    assert await store.get_outcome("c1", GAME) == {
+    await store.append(GAME, 1, "c1", nums(1), scope="s0")
+    assert await redis_client.ttl(game_keys(GAME).outcomes) == -1  # the game goes on
+    await store.append(GAME, 2, "c2", nums(2), scope="s0", finished_winner=0)
+    ttl = await redis_client.ttl(game_keys(GAME).outcomes)
+    assert OUTCOMES_TTL_SECONDS - 5 <= ttl <= OUTCOMES_TTL_SECONDS
+    assert await store.get_outcome("c1", GAME, scope="s0") == {
         "status": "accepted",
         "game": GAME,
         "from": 2,
@@ -139,7 +141,7 @@ async def test_events_carry_payload_and_command_id_and_feed_names_the_batch(
     store: EventStore, redis_client: Redis
 ) -> None:
     await new_game(store)
-    await store.append(GAME, 1, "c1", nums(7, 8))
+    await store.append(GAME, 1, "c1", nums(7, 8), scope="s0")
     k = game_keys(GAME)
     entries = await redis_client.xrange(k.ev, "2-0", "3-0")
     assert [f[b"__data__"] for _, f in entries] == nums(7, 8)
@@ -155,18 +157,18 @@ async def test_log_ahead_of_meta_is_refused_without_writing(
     k = game_keys(GAME)
     await redis_client.xadd(k.ev, {"__data__": num(9)}, id="5-0")  # corrupt on purpose
     with pytest.raises(CorruptLogError):
-        await store.append(GAME, 1, "c1", nums(1))
+        await store.append(GAME, 1, "c1", nums(1), scope="s0")
     assert await redis_client.xlen(k.ev) == 2
     assert await store.version(GAME) == 1
-    assert await store.get_outcome("c1", GAME) is None
+    assert await store.get_outcome("c1", GAME, scope="s0") is None
 
 
 async def test_bad_arguments_are_refused_before_touching_redis(store: EventStore) -> None:
     with pytest.raises(ValueError, match="at least one event"):
-        await store.append(GAME, 0, "c", [])
+        await store.append(GAME, 0, "c", [], scope="s0")
     with pytest.raises(ValueError, match="JSON"):
-        await store.append(GAME, 0, "c", nums(1), outcome_extra=b"not json")
+        await store.append(GAME, 0, "c", nums(1), outcome_extra=b"not json", scope="s0")
     with pytest.raises(ValueError, match="command id"):
-        await store.append(GAME, 0, "bad id", nums(1))
+        await store.append(GAME, 0, "bad id", nums(1), scope="s0")
     with pytest.raises(ValueError, match="game id"):
-        await store.append("", 0, "c", nums(1))
+        await store.append("", 0, "c", nums(1), scope="s0")

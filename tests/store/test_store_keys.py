@@ -8,11 +8,11 @@ import pytest
 
 from services.store.keys import (
     PARTITIONS,
-    cmd_key,
     commands_key,
     dlq_key,
     feed_key,
     game_keys,
+    outcome_field,
     partition,
 )
 
@@ -35,16 +35,20 @@ def test_game_keys_follow_the_documented_layout() -> None:
     assert k.rulings == f"hexlog:{{{p}}}:g:abc:rulings"
     assert k.prompts == f"hexlog:{{{p}}}:g:abc:prompts"
     assert k.feed == f"hexlog:{{{p}}}:feed"
-    assert k.cmd("c1") == f"hexlog:{{{p}}}:cmd:c1"
+    assert k.secret == f"hexlog:{{{p}}}:g:abc:secret"
+    assert k.outcomes == f"hexlog:{{{p}}}:g:abc:outcomes"
+    assert outcome_field("s0", "c1") == "s0:c1"
     assert commands_key(int(p)) == f"hexlog:{{{p}}}:cmds"
+    assert commands_key(int(p), "bot:random") == f"hexlog:{{{p}}}:cmds:bot:random"
     assert dlq_key(int(p)) == f"hexlog:{{{p}}}:cmds:dlq"
 
 
 def test_all_keys_of_a_game_share_one_hash_tag() -> None:
     for g in ("a", "b{x}", "game:with:colons"):
         k = game_keys(g)
-        keys = [k.ev, k.meta, k.snap, k.rulings, k.prompts, k.feed, cmd_key(g, "c")]
-        keys += [commands_key(k.partition), dlq_key(k.partition), feed_key(k.partition)]
+        keys = [k.ev, k.meta, k.snap, k.secret, k.rulings, k.prompts, k.feed, k.outcomes]
+        keys += [commands_key(k.partition), commands_key(k.partition, "bot:x"),
+                 dlq_key(k.partition), feed_key(k.partition)]
         assert {hash_tag(key) for key in keys} == {f"{k.partition:03d}"}
 
 

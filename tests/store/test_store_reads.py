@@ -45,7 +45,7 @@ async def test_create_game_refuses_to_set_the_version(store: EventStore) -> None
 
 async def test_read_after_version_and_count(store: EventStore) -> None:
     await store.create_game(GAME, num(0), {})
-    await store.append(GAME, 1, "c1", nums(1, 2, 3, 4))
+    await store.append(GAME, 1, "c1", nums(1, 2, 3, 4), scope="s0")
     assert await store.read(GAME) == list(enumerate(nums(0, 1, 2, 3, 4), start=1))
     assert await store.read(GAME, after_version=3) == [(4, num(3)), (5, num(4))]
     assert await store.read(GAME, after_version=1, count=2) == [(2, num(1)), (3, num(2))]
@@ -107,7 +107,7 @@ async def test_create_with_a_command_id_stores_its_outcome_atomically(store: Eve
     )
     expected = {"status": "created", "game": GAME, "credentials": ["x"]}
     assert outcome == expected
-    assert await store.get_outcome("create-1", GAME) == expected
+    assert await store.get_outcome("create-1", GAME, scope="org") == expected
     # Redelivered: the original outcome, not GameExistsError, and nothing changes.
     again = await store.create_game(GAME, num(2), {"status": "other"}, command_id="create-1")
     assert again == expected
@@ -115,7 +115,7 @@ async def test_create_with_a_command_id_stores_its_outcome_atomically(store: Eve
     # Another command creating the same game is refused, and gets no outcome stored.
     with pytest.raises(GameExistsError):
         await store.create_game(GAME, num(3), {}, command_id="create-2")
-    assert await store.get_outcome("create-2", GAME) is None
+    assert await store.get_outcome("create-2", GAME, scope="org") is None
 
 
 async def test_create_without_a_command_id_returns_none(store: EventStore) -> None:

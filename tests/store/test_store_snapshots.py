@@ -40,7 +40,7 @@ def decode_toy(raw: bytes) -> Toy:
 
 async def game_with(store: EventStore, values: list[int]) -> None:
     await store.create_game(GAME, num(values[0]), {"status": "active"})
-    await store.append(GAME, 1, "c-rest", nums(*values[1:]))
+    await store.append(GAME, 1, "c-rest", nums(*values[1:]), scope="s0")
 
 
 async def full_fold(store: EventStore) -> Toy:

@@ -1,0 +1,71 @@
+"""The deadline keeper: a seat that has not answered by its prompt's deadline gets its
+default move, recorded as the service's (scope `svc`, command id `deadline:<game>:<v>:<seat>`,
+so two replicas cannot both play it). Forfeited seats' owed moves beyond one burst are queued
+here too, already due."""
+
+from __future__ import annotations
+
+import time
+from typing import cast
+
+import structlog
+from redis.asyncio import Redis
+
+from events.envelope import CommandEnvelope
+from services.rules.engine import pending
+from services.rules.moves import MovePipeline, forfeited_move
+from services.rules.protocol import deadlines_key
+from services.rules.repository import GameRepository
+from services.store.keys import SERVICE
+
+log = structlog.get_logger("hexlog.rules")
+
+DUE_PER_TICK = 100  # deadlines handled per partition per tick
+
+
+class DeadlineKeeper:
+    def __init__(self, redis: Redis, repo: GameRepository, pipeline: MovePipeline,
+                 partitions: range) -> None:
+        self.redis = redis
+        self.repo = repo
+        self.pipeline = pipeline
+        self.partitions = partitions
+
+    async def enforce(self) -> int:
+        """Play the default move for every prompt past its deadline; returns how many."""
+        now = int(time.time() * 1000)
+        played = 0
+        for p in self.partitions:
+            key = deadlines_key(p)
+            due = cast(list[bytes], await self.redis.zrangebyscore(key, 0, now, start=0,
+                                                                   num=DUE_PER_TICK))
+            for member in due:
+                if not await self.redis.zrem(key, member):
+                    continue  # another replica took it
+                game_id, version, seat = member.decode().rsplit("|", 2)
+                played += await self.play_default(game_id, int(version), int(seat))
+        return played
+
+    async def play_default(self, game_id: str, version: int, seat: int) -> int:
+        slot = await self.repo.slot(game_id)
+        if slot is None:
+            return 0
+        async with slot.lock:
+            if slot.version != version:
+                slot = await self.repo.reload(slot)
+            if slot.version != version or slot.state.finished:
+                return 0  # the seat answered in time
+            if forfeited_move(slot) is not None:
+                slot.prompted = ""
+                await self.pipeline.play_forfeited(slot)
+                return 1
+            prompt = next((p for p in pending(slot.state) if p.seat == seat), None)
+            if prompt is None:
+                return 0
+            env = CommandEnvelope(command_id=f"deadline:{game_id}:{version}:{seat}", game_id=game_id,
+                                  expected_version=version, command=prompt.default, default=True)
+            log.info("deadline: default move", game_id=game_id, version=version, seat=seat,
+                     command=type(prompt.default).__name__)
+            slot.prompted = ""  # that deadline is spent
+            await self.pipeline.apply(slot, env, SERVICE, 0.0)
+            return 1

@@ -1,0 +1,266 @@
+"""Intake: one command-stream entry in, routed to the pipeline, or set aside with its reason.
+
+Everything on a command stream is hostile until checked. An entry is
+* `kind=create` or `kind=forfeit`: an organiser's request, accepted only from the organisers'
+  stream (`hexlog:{p}:cmds`); a forfeit must be signed by the referee;
+* a move (the default kind): a `CommandEnvelope` signed for its seat (events/auth.py), from the
+  organisers' stream or from the stream of the bot pool that controls that seat.
+
+Only an authenticated command gets an outcome under its id (in its seat's scope), so a forged
+or broken entry cannot occupy the id of somebody's next move. What cannot be authenticated —
+unreadable, oversized, unsigned, signed with the wrong key, for an unknown game, from another
+pool's stream — goes to the partition's dead-letter stream with a one-line reason (its fields
+cut to a few kilobytes) and is logged; nothing else changes. A body that fails to decode but
+whose signature checks out for the ids it names is answered: the sender is who it claims, so
+it learns what was wrong (`base.command.invalid`). Nothing raises out of `handle`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import msgspec
+import structlog
+from redis.asyncio import Redis
+
+from events.auth import MAC_FIELD, turn_key, verify
+from events.codec import Codec, CodecError
+from events.disputes import REFEREE
+from events.requests import CreateGame, ForfeitSeat
+from services.rules.config import ServiceConfig
+from services.rules.lifecycle import Lifecycle
+from services.rules.moves import MovePipeline
+from services.rules.protocol import DATA, KIND, SENT
+from services.rules.repository import GameRepository
+from services.store.keys import check_id, dlq_key, partition, pool_of_stream, seat_scope
+
+log = structlog.get_logger("hexlog.rules")
+
+MAX_REQUEST_BYTES = 64 * 1024  # a create request (names, modules and their parameters)
+MAX_CLOCK_SKEW_S = 300.0  # a `sent` stamp further off than this is ignored
+DLQ_MAXLEN = 10_000
+
+Request = TypeVar("Request", CreateGame, ForfeitSeat)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """What an unreadable body says about itself, read leniently: enough to check its
+    signature, never trusted without it."""
+
+    command_id: str
+    game_id: str
+    seat: int
+    version: int
+
+
+class Intake:
+    def __init__(self, redis: Redis, repo: GameRepository, pipeline: MovePipeline,
+                 lifecycle: Lifecycle, codec: Codec, config: ServiceConfig,
+                 on_new_pools: Callable[[list[str]], Awaitable[None]]) -> None:
+        self.redis = redis
+        self.repo = repo
+        self.pipeline = pipeline
+        self.lifecycle = lifecycle
+        self.codec = codec
+        self.config = config
+        self.on_new_pools = on_new_pools
+
+    async def handle(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
+        """Process one command entry. Never raises: every failure becomes an outcome or a
+        dead letter."""
+        try:
+            data = fields.get(DATA.encode())
+            if data is None:
+                await self.dead_letter(stream, entry_id, fields, "no __data__ field")
+                return
+            kind = fields.get(KIND.encode(), b"move")
+            pool = pool_of_stream(stream)
+            if kind == b"move":
+                await self.move(stream, entry_id, fields, data, pool)
+            elif kind in (b"create", b"forfeit") and pool:
+                await self.dead_letter(stream, entry_id, fields,
+                                       f"a bot pool's stream carries moves only, not {kind.decode()}")
+            elif kind == b"create":
+                await self.create(stream, entry_id, fields, data)
+            elif kind == b"forfeit":
+                await self.forfeit(stream, entry_id, fields, data)
+            else:
+                await self.dead_letter(stream, entry_id, fields, f"unknown kind {kind[:40]!r}")
+        except Exception as exc:  # a bug must not leave the entry pending for ever
+            log.exception("command failed", entry=entry_id.decode(), stream=stream)
+            await self.dead_letter(stream, entry_id, fields, f"internal error: {exc!r}"[:300])
+
+    # --- moves ----------------------------------------------------------------------------
+
+    async def move(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes,
+                   pool: str) -> None:
+        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        try:
+            env = self.codec.decode_command_envelope(data)
+            check_id("command id", env.command_id)
+            check_id("game id", env.game_id)
+        except (CodecError, ValueError) as exc:
+            await self.unreadable(stream, entry_id, fields, data, mac, str(exc))
+            return
+        if partition(env.game_id) != stream_partition(stream):
+            await self.dead_letter(stream, entry_id, fields, "command sent to the wrong partition")
+            return
+        slot = await self.repo.slot(env.game_id)
+        if slot is None:
+            await self.dead_letter(stream, entry_id, fields,
+                                   f"service.game.unknown: no game {env.game_id!r}")
+            return
+        seat = env.command.seat
+        key = slot.key(seat, env.expected_version)
+        if key is None or not verify(key, data, mac):
+            await self.dead_letter(stream, entry_id, fields,
+                                   f"service.seat.credential: not signed by seat {seat} of "
+                                   f"{env.game_id} for version {env.expected_version}")
+            return
+        if pool and (seat < 0 or seat >= len(slot.controllers) or slot.controllers[seat] != pool):
+            await self.dead_letter(stream, entry_id, fields,
+                                   f"service.seat.controller: seat {seat} is not played by {pool}")
+            return
+        if env.default:
+            # Only the service plays default moves; on a stream the flag is a forgery.
+            env = msgspec.structs.replace(env, default=False)
+        async with slot.lock:
+            await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
+
+    async def unreadable(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
+                         data: bytes, mac: str, reason: str) -> None:
+        """A body that is not a valid command. If its signature checks out for the ids it
+        names, its sender learns why (an outcome); otherwise only the dead-letter stream hears
+        of it."""
+        await self.answer_signed(stream, fields, "base.command.invalid", reason)
+        await self.dead_letter(stream, entry_id, fields, f"invalid command: {reason}")
+
+    async def answer_signed(self, stream: str, fields: dict[bytes, bytes], rule_id: str,
+                            reason: str) -> bool:
+        """Record `rule_id` as the outcome of an entry we cannot process, if (and only if) it
+        is signed by the seat it names; True if it was."""
+        data = fields.get(DATA.encode(), b"")
+        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        claimed = claimed_ids(data)
+        if claimed is None or partition(claimed.game_id) != stream_partition(stream):
+            return False
+        slot = await self.repo.slot(claimed.game_id)
+        key = None if slot is None else slot.key(claimed.seat, claimed.version)
+        if slot is None or key is None or not verify(key, data, mac):
+            return False
+        await self.pipeline.record_rejection(claimed.game_id, claimed.command_id,
+                                             seat_scope(claimed.seat), slot.version,
+                                             claimed.seat, rule_id, reason)
+        return True
+
+    # --- organisers' requests ---------------------------------------------------------------
+
+    async def create(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
+                     data: bytes) -> None:
+        req = await self.request(stream, entry_id, fields, data, CreateGame, "create")
+        if req is None:
+            return
+        if partition(req.game_id) != stream_partition(stream):
+            await self.dead_letter(stream, entry_id, fields, "create request sent to the wrong partition")
+            return
+        pools = await self.lifecycle.create(req)
+        if pools:
+            await self.on_new_pools(pools)
+        # The request may hold the seed: it does not stay on the stream once handled.
+        await self.redis.xdel(stream, entry_id)
+
+    async def forfeit(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
+                      data: bytes) -> None:
+        req = await self.request(stream, entry_id, fields, data, ForfeitSeat, "forfeit")
+        if req is None:
+            return
+        slot = await self.repo.slot(req.game_id)
+        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        if slot is None or not slot.referee or not verify(
+                turn_key(slot.referee, req.game_id, REFEREE, 0), data, mac):
+            await self.dead_letter(stream, entry_id, fields,
+                                   "service.seat.credential: a forfeit must be signed by the referee")
+            return
+        await self.lifecycle.forfeit(req)
+
+    async def request(
+        self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes,
+        kind: type[Request], name: str,
+    ) -> Request | None:
+        """Decode an organiser's request, or dead-letter it with the field that is wrong."""
+        if len(data) > MAX_REQUEST_BYTES:
+            await self.dead_letter(stream, entry_id, fields,
+                                   f"invalid {name} request: {len(data)} bytes; the limit is "
+                                   f"{MAX_REQUEST_BYTES}")
+            return None
+        try:
+            req = msgspec.json.decode(data, type=kind)
+            check_id("command id", req.command_id)
+            check_id("game id", req.game_id)
+        except (msgspec.DecodeError, ValueError) as exc:
+            await self.dead_letter(stream, entry_id, fields, f"invalid {name} request: {exc}")
+            return None
+        except RecursionError:
+            await self.dead_letter(stream, entry_id, fields,
+                                   f"invalid {name} request: JSON nested too deeply")
+            return None
+        return req
+
+    # --- dead letters -----------------------------------------------------------------------
+
+    async def dead_letter(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
+                          reason: str) -> None:
+        """Set an entry aside with its reason: at most a few fields, each cut short, so a
+        hostile entry cannot make the dead-letter stream hold megabytes."""
+        cut = self.config.dead_letter_field_bytes
+        body: dict[Any, Any] = {k[:64]: v[:cut] for k, v in list(fields.items())[:8]}
+        body[b"reason"] = reason
+        body[b"entry"] = entry_id
+        body[b"stream"] = stream
+        await self.redis.xadd(dlq_key(stream_partition(stream)), body, maxlen=DLQ_MAXLEN,
+                              approximate=True)
+        log.warning("dead letter", stream=stream, entry=entry_id.decode(), reason=reason)
+
+
+def sent_at(fields: dict[bytes, bytes]) -> float:
+    """The sender's clock (seconds) for the latency statistics; 0 when missing or absurd
+    (not a number, infinite, or far from ours)."""
+    raw = fields.get(SENT.encode())
+    try:
+        sent = float(raw) if raw else 0.0
+    except ValueError:
+        return 0.0
+    if not math.isfinite(sent) or abs(time.time() - sent) > MAX_CLOCK_SKEW_S:
+        return 0.0
+    return sent
+
+
+def stream_partition(stream: str) -> int:
+    # hexlog:{017}:cmds[:bot:<pool>]
+    return int(stream.split("{", 1)[1].split("}", 1)[0])
+
+
+_FIELD = re.compile(rb'"(command_id|game_id)"\s*:\s*"([^"\\]{1,200})"')
+_NUMBER = re.compile(rb'"(seat|expected_version)"\s*:\s*(-?\d{1,9})')
+
+
+def claimed_ids(data: bytes) -> Claimed | None:
+    """What a body that failed validation says it is, read without trusting its shape: the
+    command id, game, seat and version, found by pattern in its first kilobytes (a hostile
+    body may be megabytes, or nested too deep for a parser)."""
+    head = data[:4096]
+    text = {m[1].decode(): m[2].decode() for m in _FIELD.finditer(head)}
+    numbers = {m[1].decode(): int(m[2]) for m in _NUMBER.finditer(head)}
+    try:
+        cid, gid = text["command_id"], text["game_id"]
+        check_id("command id", cid)
+        check_id("game id", gid)
+        return Claimed(cid, gid, numbers["seat"], numbers["expected_version"])
+    except (KeyError, ValueError):
+        return None

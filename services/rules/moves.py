@@ -1,0 +1,244 @@
+"""The move pipeline: an authenticated command in, events appended (or a ruling) out.
+
+For one command on one game (the caller holds the game's lock): check the version, `decide`
+(or, for what needs the game's record — undo targets, contests — `disputes.judge`), append by
+compare-and-set with the next prompt in the same script, and settle the command's outcome in
+the sender's scope. A refusal is the command's outcome and an entry on the game's rulings
+stream. Then the default moves owed by forfeited seats, a few at a time: a game whose seats
+have all left cannot hold the service (the rest is scheduled like a deadline that has passed,
+so other games' commands and deadlines run in between), and its turn limit ends it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from datetime import UTC, datetime
+
+import structlog
+from redis.asyncio import Redis
+
+from bots.local import next_prompt
+from events.codec import Codec
+from events.commands import Command
+from events.envelope import CommandEnvelope, EventEnvelope, schema_of
+from events.events import Event
+from services.rules import disputes
+from services.rules.config import ServiceConfig
+from services.rules.engine import RULES_VERSION, Rejected, decide, evolve, pending
+from services.rules.prompting import FORFEIT, Prompter, deadline_member
+from services.rules.protocol import deadlines_key
+from services.rules.record import load_record
+from services.rules.repository import GameRepository, GameSlot
+from services.store import EventStore
+from services.store.keys import OUTCOMES_TTL_SECONDS, SERVICE, game_keys, partition
+
+log = structlog.get_logger("hexlog.rules")
+
+MAX_CONFLICT_RETRIES = 3
+
+
+class MovePipeline:
+    def __init__(self, redis: Redis, store: EventStore, repo: GameRepository, prompter: Prompter,
+                 codec: Codec, config: ServiceConfig) -> None:
+        self.redis = redis
+        self.store = store
+        self.repo = repo
+        self.prompter = prompter
+        self.codec = codec
+        self.config = config
+        self.latencies_us: list[int] = []
+
+    async def apply(self, slot: GameSlot, env: CommandEnvelope, scope: str, sent: float) -> None:
+        """Decide and append one authenticated command, then what forfeited seats owe."""
+        await self.decide_and_append(slot, env, scope, sent)
+        await self.play_forfeited(slot)
+
+    async def play_forfeited(self, slot: GameSlot) -> None:
+        """Play up to `forfeit_burst` default moves of forfeited seats; if more are owed,
+        leave them to the deadline keeper (a deadline that is already due)."""
+        for _ in range(self.config.forfeit_burst):
+            move = forfeited_move(slot)
+            if move is None:
+                return
+            await self.decide_and_append(slot, move, SERVICE, 0.0)
+        move = forfeited_move(slot)
+        if move is not None:
+            member = deadline_member(slot.game_id, slot.version, move.command.seat)
+            await self.redis.zadd(deadlines_key(partition(slot.game_id)), {member: 0})
+            slot.prompted = member
+
+    async def decide_and_append(self, slot: GameSlot, env: CommandEnvelope, scope: str,
+                                sent: float) -> None:
+        """A redelivered command needs no lookup on the hot path: if it was accepted, the
+        append script answers "duplicate"; if it is refused now, `reject` finds the original
+        outcome and records the replay."""
+        for _ in range(MAX_CONFLICT_RETRIES):
+            # Another replica may have moved the game on: reload only if the log says so
+            # (a client spamming stale commands must not cost a fold each).
+            if env.expected_version != slot.version:
+                slot = await self.repo.refresh(slot)
+            if env.expected_version != slot.version:
+                await self.reject(slot, env, scope, "service.stale",
+                                  f"the game is at version {slot.version}, not {env.expected_version}")
+                return
+            try:
+                events = await self.judge(slot, env.command)
+            except Rejected as r:
+                await self.reject(slot, env, scope, r.rule_id, r.message)
+                return
+            if await self.commit(slot, env.command_id, scope, events, sent, env.command):
+                return
+            # A conflict: another replica moved the game on, so this cache is stale. Refold;
+            # the next round then decides on the real version (or refuses a stale command).
+            slot = await self.repo.reload(slot)
+        log.warning("gave up after conflicts", game_id=slot.game_id, command_id=env.command_id)
+        await self.reject(slot, env, scope, "service.stale",
+                          f"the game kept moving (now at version {slot.version}); send it again")
+
+    async def judge(self, slot: GameSlot, command: Command) -> list[Event]:
+        """The events a command causes, or Rejected: the engine's `decide`, except for what
+        needs the game's record (undo targets, contests, the referee): `disputes`."""
+        if not disputes.needs_record(command):
+            return decide(slot.state, command, slot.dealer)
+        record = await load_record(self.store, slot.game_id)
+        return disputes.judge(slot.state, command, slot.dealer, record)
+
+    async def commit(self, slot: GameSlot, command_id: str, scope: str, events: list[Event],
+                     sent: float, command: Command | None = None) -> bool:
+        """Append (with the command's body, for audits); True when the command is settled
+        (accepted, or a duplicate of one that was)."""
+        v = slot.version
+        at = datetime.now(UTC).isoformat()
+        payloads = [
+            self.codec.encode(
+                EventEnvelope(game_id=slot.game_id, version=v + i + 1, at=at,
+                              command_id=command_id, event=e, schema=schema_of(e),
+                              rules_version=RULES_VERSION)
+            )
+            for i, e in enumerate(events)
+        ]
+        body = self.codec.encode(command) if command is not None else b""
+        # Fold first, so the next prompt can travel in the same append script (one round trip
+        # per command); if the append does not go through, the cache is refolded from the log.
+        for e in events:
+            evolve(slot.state, e)
+        write = None if slot.state.finished else await self.prompter.write_for(slot)
+        _fault("before_append")
+        state = slot.state
+        result = await self.store.append(
+            slot.game_id, v, command_id, payloads, scope=scope, command=body, prompt=write,
+            finished_winner=(-1 if state.winner < 0 else state.winner) if state.finished else None,
+        )
+        _fault("after_append")
+        if result.status != "accepted":
+            await self.repo.reload(slot)
+            if result.status == "duplicate":
+                await self.ruling(slot, command_id, scope, command, "service.command.duplicate",
+                                  "this command id was already answered; its first outcome stands")
+            return result.status != "conflict"
+        log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
+        if sent:  # kept in memory, written once a second: no extra write per command
+            self.latencies_us.append(int((time.time() - sent) * 1e6))
+        if write is not None:
+            slot.prompted = write.member
+        else:  # nobody to prompt (a forfeited seat, the end): drop the deadline
+            await self.prompter.clear(slot)
+        if slot.state.finished:
+            await self.finish(slot)
+        else:
+            await self.repo.snapshot_if_due(slot, v)
+        return True
+
+    async def finish(self, slot: GameSlot) -> None:
+        """Forget a finished game. Its meta says "finished" already (written with the final
+        event by the append script; writing it again heals a log from before that). Its
+        snapshot is dropped (nobody loads a finished game to judge it) and its secrets expire:
+        the seed is public in GameFinished now."""
+        state = slot.state
+        await self.prompter.clear(slot)
+        k = game_keys(slot.game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(k.meta, mapping={"status": "finished",
+                                   "winner": -1 if state.winner < 0 else state.winner})
+        pipe.delete(k.snap)
+        pipe.expire(k.secret, self.config.finished_secret_ttl_s)
+        pipe.expire(k.outcomes, OUTCOMES_TTL_SECONDS)
+        await pipe.execute()
+        self.repo.forget(slot.game_id)
+        log.info("game finished", game_id=slot.game_id, version=state.version, winner=state.winner)
+
+    async def reject(self, slot: GameSlot, env: CommandEnvelope, scope: str, rule_id: str,
+                     message: str) -> None:
+        stood = await self.store.get_outcome(env.command_id, slot.game_id, scope=scope)
+        if stood is not None:  # a replay of a decided command: its original outcome stands
+            await self.ruling(slot, env.command_id, scope, env.command, "service.command.duplicate",
+                              "this command id was already answered; its first outcome stands")
+            return
+        await self.record_rejection(slot.game_id, env.command_id, scope, slot.version,
+                                    env.command.seat, rule_id, message)
+        await self.ruling(slot, env.command_id, scope, env.command, rule_id, message,
+                          expected_version=env.expected_version)
+
+    async def record_rejection(self, game_id: str, command_id: str, scope: str, version: int,
+                               seat: int | None, rule_id: str, message: str) -> None:
+        outcome = {"status": "rejected", "rule_id": rule_id, "message": message,
+                   "version": version, "seat": seat}
+        await self.store.record_outcome(command_id, game_id, outcome, scope=scope)
+        log.info("rejected", game_id=game_id, command_id=command_id, version=version, seat=seat,
+                 rule_id=rule_id)
+
+    async def ruling(self, slot: GameSlot, command_id: str, scope: str, command: Command | None,
+                     rule_id: str, message: str, expected_version: int | None = None) -> None:
+        """An entry on the game's rulings stream (capped): what an auditor and a contest see."""
+        fields: dict[str, str | int | bytes] = {
+            "command_id": command_id, "scope": scope, "version": slot.version,
+            "rule_id": rule_id, "message": message,
+        }
+        if command is not None:
+            fields["seat"] = command.seat
+            fields["command"] = self.codec.encode(command)
+        if expected_version is not None:
+            fields["expected_version"] = expected_version
+        await self.store.append_ruling(slot.game_id, fields)
+
+    async def flush_latencies(self, key: str, keep: int) -> int:
+        """Write the command→event latencies measured since the last call (`hexlog bench
+        e2e` reads them); returns how many."""
+        samples, self.latencies_us = self.latencies_us, []
+        if samples:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.lpush(key, *samples)
+            pipe.ltrim(key, 0, keep - 1)
+            await pipe.execute()
+        return len(samples)
+
+
+def forfeited_move(slot: GameSlot) -> CommandEnvelope | None:
+    """The default move of a forfeited seat, if one must act now."""
+    state = slot.state
+    if state.finished:
+        return None
+    prompts = pending(state)
+    if not prompts:
+        return None
+    p = next_prompt(state, prompts)
+    if slot.controllers[p.seat] != FORFEIT:
+        return None
+    return CommandEnvelope(
+        command_id=f"forfeit:{slot.game_id}:{state.version}:{p.seat}", game_id=slot.game_id,
+        expected_version=state.version, command=p.default, default=True,
+    )
+
+
+FAULT = os.environ.get("HEXLOG_FAULT", "")
+
+
+# Test hook, for the crash-recovery tests only (tests/service/test_crash_recovery.py):
+# HEXLOG_FAULT=before_append or after_append makes this process SIGKILL itself at that point of
+# the first move it commits, as a crash would. Read once at start; unset, it does nothing.
+def _fault(point: str) -> None:
+    if point == FAULT:
+        os.kill(os.getpid(), signal.SIGKILL)
+
