@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.registry import register_module
 from events.types import Bundle, DevCard, HarborKind, Resource, Terrain
 
 
@@ -208,6 +209,16 @@ class TradeCancelled(Event, frozen=True, kw_only=True):
     seat: int
 
 
+class PieceRemoved(Event, frozen=True, kw_only=True):
+    """A piece left the board without being built over (a flood, a conquest, a lost ship):
+    `kind` is its piece kind (road, settlement, city, or a module's), `site` its vertex, edge
+    or hex. Route lengths, harbors and awards are recomputed from what stays."""
+
+    seat: int
+    kind: str
+    site: int
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -229,3 +240,6 @@ class GameFinished(Event, frozen=True, kw_only=True):
     scores: tuple[int, ...]
     reason: str  # "victory" | "turn_limit" | module-specific
     seed: str  # hex
+
+
+register_module(__name__)

@@ -27,7 +27,6 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from bots.local import next_prompt
 from events.codec import MAX_COMMAND_BYTES, CodecError, codec
 from events.commands import Command
 from events.disputes import REFEREE
@@ -36,6 +35,7 @@ from events.events import Event, SeatForfeited
 from events.requests import CreateGame, ForfeitSeat
 from services.rules import disputes
 from services.rules.engine import (
+    next_prompt,
     RULES_VERSION,
     Rejected,
     RulesetError,

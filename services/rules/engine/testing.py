@@ -17,7 +17,6 @@ from typing import Any
 
 from events.commands import Command
 from events.events import Event, ModuleSpec, RoadBuilt, SettlementBuilt
-from events.types import RESOURCE_INDEX
 from services.rules.engine import decide, evolve, initial_state, new_game, pending
 from services.rules.engine.chance import ScriptedDealer, SeededDealer
 from services.rules.engine.rules import Rejected
@@ -70,20 +69,18 @@ class Table:
     def give(self, seat: int, **cards: int) -> None:
         hand = self.state.players[seat].hand
         for name, n in cards.items():
-            r = RESOURCE_INDEX[name]
+            r = self.state.rules.vocab.resource_index[name]
             hand[r] += n
             self.state.bank[r] -= n
 
     def take_all(self, seat: int) -> None:
         hand = self.state.players[seat].hand
-        for r in range(5):
+        for r in range(len(hand)):
             self.state.bank[r] += hand[r]
             hand[r] = 0
 
     def hand(self, seat: int) -> dict[str, int]:
-        from events.types import vector_to_bundle
-
-        return {str(k): v for k, v in vector_to_bundle(self.state.players[seat].hand).items()}
+        return self.state.rules.vocab.bundle(self.state.players[seat].hand)
 
     def place(self, seat: int, vertex: int, city: bool = False) -> None:
         """A settlement (or city) put on the board without cost or checks."""
@@ -98,9 +95,7 @@ class Table:
         self.apply(RoadBuilt(seat=seat, edge=edge, free=True))
 
     def give_dev(self, seat: int, card: str, new: bool = False) -> None:
-        from events.types import DEV_INDEX
-
-        c = DEV_INDEX[card]
+        c = self.state.rules.vocab.dev_index[card]
         self.state.deck[c] -= 1
         self.state.players[seat].dev[c] += 1
         if new:

@@ -76,8 +76,8 @@ from events.prompts import Prompt
 from services.rules.engine import snapshot
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register, reject
-from services.rules.engine.ruleset import Evolver, Module, Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.ruleset import Evolver, Module
+from services.rules.engine.state import Rules, State
 
 NAME = "undo"
 VOTE = "undo.vote"
@@ -372,7 +372,7 @@ class Undo(Module):
     description = "players take moves back (policy=consent: the other seats approve; referee: the referee does; never)"
     Params = UndoParams
 
-    def install(self, rules: Ruleset, params: UndoParams) -> None:
+    def install(self, rules: Rules, params: UndoParams) -> None:
         policy = params.policy
 
         def init(state: State, created: GameCreated) -> UndoLog:

@@ -13,14 +13,16 @@ import msgspec
 
 from events.events import CardStolen, DevelopmentCardBought, Event
 from events.prompts import PlayerView, TradeView, View
-from events.types import DEV_CARDS, vector_to_bundle
-from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.scoring import public_vp, total_vp
+from services.rules.engine.base.sites import pieces_left
+from services.rules.engine.base.turn import wire
 from services.rules.engine.state import NO_ONE, State
 
 
 def view(state: State, seat: int | None, referee: bool = False) -> View:
     players = []
+    vocab = state.rules.vocab
+    kinds = tuple(k for k, kind in vocab.pieces.items() if kind.limit)
     for p in state.players[: state.n]:  # seats; module-owned pieces (neutrals) go in ext
         mine = referee or p.seat == seat
         players.append(
@@ -28,9 +30,9 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 seat=p.seat,
                 name=state.names[p.seat],
                 cards=p.cards,
-                hand=vector_to_bundle(p.hand) if mine else None,
+                hand=wire(vocab.bundle(p.hand)) if mine else None,
                 dev_cards=sum(p.dev),
-                dev_hand={DEV_CARDS[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
+                dev_hand={vocab.dev_cards[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
                 knights=p.knights,
                 public_vp=public_vp(state, p.seat),
                 vp=total_vp(state, p.seat) if mine else None,
@@ -38,7 +40,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 settlements=sorted(p.settlements),
                 cities=sorted(p.cities),
                 road_length=p.road_length,
-                pieces_left={k: pieces_left(state, p.seat, k) for k in ("road", "settlement", "city")},
+                pieces_left={k: pieces_left(state, p.seat, k) for k in kinds},
             )
         )
     trade = None
@@ -46,11 +48,11 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         t = state.trade
         trade = TradeView(
             proposer=t.proposer,
-            give=vector_to_bundle(t.give),
-            get=vector_to_bundle(t.get),
+            give=wire(vocab.bundle(t.give)),
+            get=wire(vocab.bundle(t.get)),
             to=list(t.to),
             answers={
-                s: a if isinstance(a, str) else {"give": vector_to_bundle(a[0]), "get": vector_to_bundle(a[1])}
+                s: a if isinstance(a, str) else {"give": vocab.bundle(a[0]), "get": vocab.bundle(a[1])}
                 for s, a in t.answers.items()
             },
         )
@@ -66,7 +68,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         turn=state.turn,
         last_roll=state.last_roll,
         robber=state.robber,
-        bank=vector_to_bundle(state.bank),
+        bank=wire(vocab.bundle(state.bank)),
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,

@@ -60,8 +60,8 @@ from services.rules.engine.base.common import can_afford, pay, require_afford, r
 from services.rules.engine.base.turn import after_number
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register, reject
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import CITY, MAIN, NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import event_cards_stages as stages
 from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
 
@@ -265,7 +265,7 @@ class EventCards(Module):
         "cards carry no dice values (RULES.md §3 DECISION)",
     }
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         per_cycle = DECK.size - DECK.under_new_year if params.new_year else DECK.size
 
         def init(state: State, created: GameCreated) -> EventState:

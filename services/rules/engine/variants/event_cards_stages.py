@@ -48,8 +48,7 @@ from services.rules.engine.base.scoring import public_vp
 from services.rules.engine.base.turn import apply_shortage, steal
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.state import NO_ONE, Rules, State
 from services.rules.engine.variants.event_cards_deck import DECK, emit, ext
 
 EARTHQUAKE = "event_cards.earthquake"
@@ -420,7 +419,7 @@ def evolve_fled(state: State, e: RobberFled) -> None:
     state.robber = e.hex
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     handlers: dict[type[Command], Any] = {
         DamageRoad: damage_road,
         GiveToNeighbor: give_to_neighbor,

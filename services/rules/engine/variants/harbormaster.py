@@ -24,8 +24,8 @@ from events.events import CityBuilt, Event, GameCreated, SettlementBuilt
 from events.harbormaster import HarbormasterChanged
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import NO_ONE, Rules, State
 
 EXT = "harbormaster"
 CARD_VP = 2
@@ -128,7 +128,7 @@ class Harbormaster(Module):
         "Harbormaster card (2 VP); play to one more VP."
     )
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         rules.ext(EXT, init_holder, same)
         rules.view_ext[EXT] = view_harbormaster
         rules.evolvers[HarbormasterChanged] = evolve_changed
