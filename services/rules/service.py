@@ -35,13 +35,13 @@ from events.events import Event, SeatForfeited
 from events.requests import CreateGame, ForfeitSeat
 from services.rules import disputes
 from services.rules.engine import (
-    next_prompt,
     RULES_VERSION,
     Rejected,
     RulesetError,
     decide,
     evolve,
     new_game,
+    next_prompt,
     pending,
     snapshot,
     view,

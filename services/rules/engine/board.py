@@ -192,6 +192,10 @@ class Board:
             terrain[i] = t
             numbers[i] = (n,) if n else ()
         if mapdata is not None:
+            for h in mapdata.fixed:  # a fixed hex with several numbers: its token is the first
+                i = topo.hex_index[(h.q, h.r)]
+                if len(h.numbers) > 1 and numbers[i] == h.numbers[:1]:
+                    numbers[i] = h.numbers
             for i, t in enumerate(terrain):
                 numbers[i] += mapdata.terrain_numbers.get(t, ())
             for h, n in mapdata.extra_numbers:

@@ -63,6 +63,7 @@ from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import event_cards_stages as stages
+from services.rules.engine.variants.event_cards_advice import ADVICE
 from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
 
 register({
@@ -260,6 +261,7 @@ class EventCards(Module):
     name = "event-cards"
     description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (RULES.md §3)."
     Params = Params
+    advice = ADVICE
     conflicts = {
         "pirate-islands": "Pirate Islands moves its fleet by the smaller of two dice, and event "
         "cards carry no dice values (RULES.md §3 DECISION)",
