@@ -209,16 +209,6 @@ class TradeCancelled(Event, frozen=True, kw_only=True):
     seat: int
 
 
-class PieceRemoved(Event, frozen=True, kw_only=True):
-    """A piece left the board without being built over (a flood, a conquest, a lost ship):
-    `kind` is its piece kind (road, settlement, city, or a module's), `site` its vertex, edge
-    or hex. Route lengths, harbors and awards are recomputed from what stays."""
-
-    seat: int
-    kind: str
-    site: int
-
-
 # --- the table ------------------------------------------------------------------------------
 
 

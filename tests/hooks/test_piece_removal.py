@@ -4,7 +4,8 @@ Barbarian Attack conquest) and route lengths, harbors and awards are recomputed.
 from toy import toy
 
 from events.commands import Command
-from events.events import Event, LongestRoadChanged, PieceRemoved
+from events.events import Event, LongestRoadChanged
+from events.pieces import PieceRemoved
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import State
 from services.rules.engine.testing import Table

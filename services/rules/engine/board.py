@@ -192,14 +192,14 @@ class Board:
             terrain[i] = t
             numbers[i] = (n,) if n else ()
         if mapdata is not None:
-            for h in mapdata.fixed:  # a fixed hex with several numbers: its token is the first
-                i = topo.hex_index[(h.q, h.r)]
-                if len(h.numbers) > 1 and numbers[i] == h.numbers[:1]:
-                    numbers[i] = h.numbers
+            for fh in mapdata.fixed:  # a fixed hex with several numbers: its token is first
+                i = topo.hex_index[(fh.q, fh.r)]
+                if len(fh.numbers) > 1 and numbers[i] == fh.numbers[:1]:
+                    numbers[i] = fh.numbers
             for i, t in enumerate(terrain):
                 numbers[i] += mapdata.terrain_numbers.get(t, ())
-            for h, n in mapdata.extra_numbers:
-                numbers[topo.hex_index[h]] += (n,)
+            for where, n in mapdata.extra_numbers:
+                numbers[topo.hex_index[where]] += (n,)
         self.hex_terrain: tuple[str, ...] = tuple(terrain)
         self.hex_numbers: tuple[tuple[int, ...], ...] = tuple(numbers)
         self.hex_number: tuple[int, ...] = tuple(ns[0] if ns else 0 for ns in numbers)
@@ -213,8 +213,8 @@ class Board:
         self.edge_features: dict[str, frozenset[int]] = {}
         if mapdata is not None:
             found: dict[str, set[int]] = {}
-            for a, b, feature in mapdata.edges:
-                found.setdefault(feature, set()).add(topo.edge_index[edge_key(a, b)])
+            for one, other, feature in mapdata.edges:
+                found.setdefault(feature, set()).add(topo.edge_index[edge_key(one, other)])
             self.edge_features = {f: frozenset(es) for f, es in found.items()}
         vertex_harbor: list[str | None] = [None] * len(topo.vertices)
         self.harbor_vertices: list[tuple[int, int]] = []
@@ -269,10 +269,10 @@ class Board:
     def parse_edge(self, text: str) -> int:
         if "|" in text:  # an explicit path: "vertex|vertex"
             a, _, b = text.partition("|")
-            key = _path(a, b)
-            if key not in self.topo.path_index:
+            path = _path(a, b)
+            if path not in self.topo.path_index:
                 raise ValueError(f"no such path on this map: {text!r}")
-            return self.topo.path_index[key]
+            return self.topo.path_index[path]
         hs = parse_hexes(text)
         if len(hs) != 2:
             raise ValueError(f"an edge is two hexes, got {text!r}")

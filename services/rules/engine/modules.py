@@ -19,10 +19,10 @@ from services.rules.engine.base import scoring
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.narration import Narrator
 from services.rules.engine.ruleset import Module
-from services.rules.engine.state import Rules, State
+from services.rules.engine.state import Rules
 from services.rules.engine.views import BASE_REDACTORS
 
-AnyModule = Module[State, object]
+AnyModule = Module  # of any state and parameters
 
 
 class RulesetError(ValueError):

@@ -11,7 +11,7 @@ Awards follow from derivers: `PieceRemoved` triggers Longest Road like a build d
 
 from __future__ import annotations
 
-from events.events import PieceRemoved
+from events.pieces import PieceRemoved
 from services.rules.engine.base.roads import longest_road, longest_road_through
 from services.rules.engine.state import NO_ONE, Player, Rules, State
 
@@ -52,7 +52,7 @@ def place(state: State, seat: int, kind: str, site: int) -> None:
         state.vertex_owner[site] = seat
         state.vertex_level[site] = k.level
         sites(p, kind).add(site)
-        harbor = state.board.vertex_harbor[site] if site < len(state.board.vertex_harbor) else None
+        harbor = state.board.vertex_harbor[site]
         if harbor is not None:
             add_harbor(state, p.ratios, harbor)
         cut_routes(state, seat, site)
@@ -114,8 +114,9 @@ def harbor_ratios(state: State, p: Player) -> list[int]:
         if state.rules.vocab.pieces[k].site == "vertex":
             buildings.extend(placed)
     for v in buildings:
-        if v < len(harbor) and harbor[v] is not None:
-            add_harbor(state, ratios, harbor[v])
+        kind = harbor[v]
+        if kind is not None:
+            add_harbor(state, ratios, kind)
     return ratios
 
 

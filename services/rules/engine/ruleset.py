@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from events.commands import Command
 from events.events import Event, GameCreated, ModuleSpec
@@ -26,7 +27,10 @@ from services.rules.engine.narration import Narrator
 from services.rules.engine.vocab import Vocabulary, base_vocabulary
 
 ST = TypeVar("ST")  # the state type (engine.state.State)
-P = TypeVar("P")  # a module's parameters (a msgspec Struct, or None)
+# A module's state type and parameters (a msgspec Struct, or None). A bare `Module` (a
+# catalogue of modules of any kind) means any of them.
+MS = DefaultTypeVar("MS", default=Any)
+P = DefaultTypeVar("P", default=Any)
 C = TypeVar("C", bound=Command)
 E = TypeVar("E", bound=Event)
 
@@ -54,7 +58,7 @@ class SetupRound:
 BASE_SETUP = (SetupRound(), SetupRound(resources=True))
 
 
-class Module(Generic[ST, P]):
+class Module(Generic[MS, P]):
     """A rule module: a variant, a scenario or a table rule. Subclasses set the class
     attributes and implement `install`; everything the module is lives with it: its rules
     (install), its wire types (registered in `events.registry` by its wire file), its maps
@@ -79,7 +83,7 @@ class Module(Generic[ST, P]):
             return cast(P, None)
         return cast(P, msgspec.convert(spec.params, self.Params, strict=False))
 
-    def install(self, rules: Ruleset[ST], params: P) -> None:
+    def install(self, rules: Ruleset[MS], params: P) -> None:
         raise NotImplementedError
 
     def create(self, created: dict[str, Any], params: P, dealer: Dealer) -> None:

@@ -366,7 +366,7 @@ def view_undo(state: State, seat: int | None) -> dict[str, Any]:
 # --- the module -----------------------------------------------------------------------------
 
 
-class Undo(Module):
+class Undo(Module[State, UndoParams]):
     name = NAME
     kind = "table"
     description = "players take moves back (policy=consent: the other seats approve; referee: the referee does; never)"

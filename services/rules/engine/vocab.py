@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Resource
 
 Site = Literal["vertex", "edge", "hex"]
 
@@ -131,7 +131,7 @@ class Vocabulary:
     def zeros(self) -> list[int]:
         return [0] * len(self.resources)
 
-    def vector(self, bundle: Mapping[str, int]) -> list[int]:
+    def vector(self, bundle: Mapping[str, int] | Mapping[Resource, int]) -> list[int]:
         vec = [0] * len(self.resources)
         index = self.resource_index
         for name, n in bundle.items():

@@ -8,7 +8,8 @@ a build, a set-up placement and a module's piece alike (a neutral road, a ship):
 from __future__ import annotations
 
 from events.commands import BuildCity, BuildRoad, BuildSettlement, StopRoadBuilding
-from events.events import CityBuilt, Event, PieceRemoved, RoadBuilt, SettlementBuilt
+from events.events import CityBuilt, Event, RoadBuilt, SettlementBuilt
+from events.pieces import PieceRemoved
 from services.rules.engine import pieces
 from services.rules.engine.base import setup
 from services.rules.engine.base.common import check_place, pay, require_afford, require_current

@@ -14,10 +14,10 @@ from events.events import (
     KnightPlayed,
     LargestArmyChanged,
     LongestRoadChanged,
-    PieceRemoved,
     RoadBuilt,
     SettlementBuilt,
 )
+from events.pieces import PieceRemoved
 from events.types import DEV_INDEX
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import NO_ONE, SETUP, Rules, State

@@ -257,7 +257,7 @@ def redact_assistance(e: AssistanceGiven, seat: int | None) -> Event:
 # --- the module ---------------------------------------------------------------------------------
 
 
-class EventCards(Module):
+class EventCards(Module[State, Params]):
     name = "event-cards"
     description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (RULES.md §3)."
     Params = Params

@@ -71,7 +71,7 @@ def fallback_hexes(state: State) -> list[int]:
     return [state.robber] if state.robber != NO_ONE else []
 
 
-class FriendlyRobber(Module):
+class FriendlyRobber(Module[State, Params]):
     name = "friendly-robber"
     description = (
         "The robber spares players with only their starting VP (start_vp=N, default 2); "

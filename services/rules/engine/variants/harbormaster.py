@@ -121,7 +121,7 @@ def same(x: int) -> int:
     return x
 
 
-class Harbormaster(Module):
+class Harbormaster(Module[State, None]):
     name = "harbormaster"
     description = (
         "Harbor points (settlement 1, city 2 on a harbor); the first to 3 takes the "

@@ -23,7 +23,7 @@ class Params(msgspec.Struct, forbid_unknown_fields=True):
             raise ValueError("victory-points: target must be between 3 and 30")
 
 
-class VictoryPoints(Module):
+class VictoryPoints(Module[State, Params]):
     name = "victory-points"
     description = "Play to another number of victory points (target=N, default 10)."
     Params = Params

@@ -65,7 +65,7 @@ from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.board import Board
 from services.rules.engine.chance import Dealer
 from services.rules.engine.ruleset import Module
-from services.rules.engine.state import MAIN, Rules
+from services.rules.engine.state import MAIN, Rules, State
 from services.rules.engine.variants.catan_for_two.advice import ADVICE
 from services.rules.engine.variants.catan_for_two.common import (
     EXT,
@@ -114,7 +114,7 @@ __all__ = ["EXT", "GIVE_BACK", "MODULE", "NEUTRAL", "TwoState"]
 # --- the module -----------------------------------------------------------------------------
 
 
-class CatanForTwo(Module):
+class CatanForTwo(Module[State, None]):
     name = "catan-for-two"
     description = ("Two players: two neutral colours, two rolls per turn, neutral building, "
                    "trade tokens (forced trade, robber to the desert).")

@@ -48,7 +48,7 @@ def _drawn(e: ForcedTradeDrawn, at: Places) -> str:
 
 
 def _returned(e: ForcedTradeReturned, at: Places) -> str:
-    what = cards(dict(e.resources)) if e.resources is not None else f"{e.count} cards"
+    what = cards({str(k): n for k, n in e.resources.items()}) if e.resources is not None else f"{e.count} cards"
     return f"{at.who(e.seat)} gives {what} back to {at.who(e.victim)}"
 
 
