@@ -39,7 +39,8 @@ from events.prompts import Prompt, View
 from events.types import RESOURCE_INDEX, bundle_to_vector, vector_to_bundle
 from services.rules.engine.advice import Advice
 from services.rules.engine.board import Board
-from services.rules.engine.modules import advice_for
+from services.rules.engine.modules import advice_for, map_packages
+from services.rules.engine.views import board_of
 
 C = TypeVar("C", bound=Command)
 
@@ -78,7 +79,7 @@ class HeuristicBot:
     def board(self, view: View) -> Board:
         b = self._boards.get(view.game_id)
         if b is None:
-            b = Board(view.tiles, view.harbors)
+            b = board_of(view, map_packages())  # a scenario's map and terrains too
             self._boards = {view.game_id: b}  # one game at a time per seat is the common case
         return b
 

@@ -133,4 +133,4 @@ class KnightDiscarded(Event, frozen=True, kw_only=True):
     seat: int
 
 
-register_module(__name__)
+register_module(__name__, Command, Event)

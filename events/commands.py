@@ -136,4 +136,4 @@ class CancelTrade(Command, frozen=True, kw_only=True):
     pass
 
 
-register_module(__name__)
+register_module(__name__, Command)

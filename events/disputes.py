@@ -103,4 +103,4 @@ class RulingReviewed(Event, frozen=True, kw_only=True):
     message: str
 
 
-register_module(__name__)
+register_module(__name__, Command, Event)

@@ -153,4 +153,4 @@ class RoadRepaired(Event, frozen=True, kw_only=True):
     edge: int
 
 
-register_module(__name__)
+register_module(__name__, Command, Event)

@@ -232,4 +232,4 @@ class GameFinished(Event, frozen=True, kw_only=True):
     seed: str  # hex
 
 
-register_module(__name__)
+register_module(__name__, Event)

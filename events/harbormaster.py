@@ -22,4 +22,4 @@ class HarbormasterChanged(Event, frozen=True, kw_only=True):
         return f"Harbormaster card to seat {self.holder} ({self.points[self.holder]} harbor points)"
 
 
-register_module(__name__)
+register_module(__name__, Event)

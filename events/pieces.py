@@ -18,4 +18,4 @@ class PieceRemoved(Event, frozen=True, kw_only=True):
     site: int
 
 
-register_module(__name__)
+register_module(__name__, Event)

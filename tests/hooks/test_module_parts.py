@@ -17,7 +17,7 @@ def test_the_wire_registry_refuses_a_tag_for_another_shape() -> None:
         other: int
 
     with pytest.raises(ValueError, match="taken"):
-        register(DiceRerolled2)
+        register(Event, DiceRerolled2)
 
 
 def test_modules_give_advice_and_narrate_their_events() -> None:

@@ -63,3 +63,26 @@ def test_a_removed_harbor_settlement_gives_the_ratio_back() -> None:
     t.when(Flood(seat=1, owner=1, kind="settlement", site=v))
     assert t.state.players[1].ratios[0] == 4
     assert t.state.vertex_owner[v] == -1
+
+
+def test_the_kit_places_and_removes_pieces_of_a_modules_kind() -> None:
+    from services.rules.engine.vocab import PieceKind
+
+    def install(rules) -> None:  # type: ignore[no-untyped-def]
+        rules.vocab.add_piece(PieceKind("ship", "edge", 15, route=True))
+        rules.road_permits.append(lambda state, seat, e: not state.board.topo.edge_is_land[e])
+
+    t = toy("toy-kit-ships", install)
+    v = next(iter(t.state.players[0].settlements))
+    e = t.state.board.topo.vertex_edges[v][0]
+    if t.state.edge_owner[e] != -1:
+        e = next(f for f in t.state.board.topo.vertex_edges[v] if t.state.edge_owner[f] == -1)
+    before = len(t.state.players[0].roads)
+    t.piece(0, "ship", e)
+    assert t.state.players[0].pieces["ship"] == {e} and len(t.state.players[0].roads) == before + 1
+    t.remove(0, "ship", e)
+    assert t.state.players[0].pieces["ship"] == set() and t.state.edge_owner[e] == -1
+    t.set_robber(None)
+    assert t.state.robber == -1
+    t.set_bank(ore=0)
+    assert t.state.bank[4] == 0

@@ -184,6 +184,8 @@ class Board:
         self.tiles = tiles
         self.harbors = harbors
         self.mapdata = mapdata
+        self.special = tuple(special)
+        self.terrain_resource = dict(terrain_resource)
         n_hex = len(topo.hexes)
         terrain = ["sea"] * n_hex
         numbers: list[tuple[int, ...]] = [()] * n_hex

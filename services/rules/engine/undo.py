@@ -73,8 +73,8 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from events.prompts import Prompt
-from services.rules.engine import snapshot
 from services.rules.engine.chance import Dealer
+from services.rules.engine.restore import restore
 from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Evolver, Module
 from services.rules.engine.state import Rules, State
@@ -331,7 +331,7 @@ def rebuild(state: State, log: UndoLog, to: int) -> State:
     if isinstance(log.base, State):
         s = log.base.copy()
     else:
-        s = snapshot.restore(state.copy(), _copy.deepcopy(log.base))
+        s = restore(state.copy(), _copy.deepcopy(log.base))
     evolvers = s.rules.evolvers
     for v, e, _ in log.journal:
         if v > to:

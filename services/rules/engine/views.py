@@ -13,9 +13,12 @@ import msgspec
 
 from events.events import CardStolen, DevelopmentCardBought, Event
 from events.prompts import PlayerView, TradeView, View
+from events.types import TERRAIN_RESOURCE
 from services.rules.engine.base.scoring import public_vp, total_vp
 from services.rules.engine.base.sites import pieces_left
 from services.rules.engine.base.turn import wire
+from services.rules.engine.board import Board
+from services.rules.engine.mapdata import ENGINE_MAPS, load_map
 from services.rules.engine.state import NO_ONE, State
 
 
@@ -59,6 +62,9 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
     ext: dict[str, Any] = {
         name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
     }
+    board = state.board
+    if board.special or (board.mapdata is not None and board.mapdata.name != "base"):
+        ext[BOARD] = board_ext(board)
     return View(
         game_id=state.game_id,
         seat=seat,
@@ -81,6 +87,31 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         harbors=state.board.harbors,
         ext=ext,
     )
+
+
+BOARD = "board"  # the view's ext entry for a map beyond the base tiles
+
+
+def board_ext(board: Board) -> dict[str, Any]:
+    """What a view adds about a scenario's board: its map (centre vertices, paths, numbers,
+    features come from the map file), the hexes of module terrains and what they yield."""
+    assert board.mapdata is not None
+    return {
+        "map": board.mapdata.name,
+        "special": [list(h) for h in board.special],
+        "resources": {t: r for t, r in board.terrain_resource.items() if r >= 0},
+    }
+
+
+def board_of(view: View, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> Board:
+    """The board a seat sees (bots): the view's tiles, plus its scenario map if it has one
+    (`packages`: where to find the map, e.g. `modules.map_packages()`)."""
+    extra = view.ext.get(BOARD)
+    if extra is None:
+        return Board(view.tiles, view.harbors)
+    special = [(int(q), int(r), str(t), int(n)) for q, r, t, n in extra["special"]]
+    resources = dict(TERRAIN_RESOURCE) | {str(t): int(r) for t, r in extra["resources"].items()}
+    return Board(view.tiles, view.harbors, load_map(extra["map"], packages), special, resources)
 
 
 def redact(state: State, event: Event, seat: int | None) -> Event:

@@ -65,6 +65,7 @@ from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import event_cards_stages as stages
 from services.rules.engine.variants.event_cards_advice import ADVICE
 from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
+from services.rules.engine.variants.event_cards_narration import NARRATION
 
 register({
     "event_cards.deck": "The event deck: 36 number cards, 2..12 as 1,2,3,4,5,6,5,4,3,2,1, New Year laid on the bottom five.",
@@ -262,6 +263,7 @@ class EventCards(Module[State, Params]):
     description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (RULES.md §3)."
     Params = Params
     advice = ADVICE
+    narration = NARRATION
     conflicts = {
         "pirate-islands": "Pirate Islands moves its fleet by the smaller of two dice, and event "
         "cards carry no dice values (RULES.md §3 DECISION)",

@@ -267,7 +267,7 @@ def resolve_gifts(state: State) -> Event:
 
 def resolve_grants(state: State) -> Event:
     x = ext(state)
-    gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
+    gains = [[0] * len(state.bank) for _ in range(state.n)]
     for s, r in x.choices.items():
         gains[s][r] += 1
     # Several seats granted at once: the bank shortage rule of production (§0.3 DECISION).
