@@ -79,9 +79,11 @@ def test_the_kit_places_and_removes_pieces_of_a_modules_kind() -> None:
         e = next(f for f in t.state.board.topo.vertex_edges[v] if t.state.edge_owner[f] == -1)
     before = len(t.state.players[0].roads)
     t.piece(0, "ship", e)
-    assert t.state.players[0].pieces["ship"] == {e} and len(t.state.players[0].roads) == before + 1
+    assert t.state.players[0].pieces["ship"] == {e}
+    assert len(t.state.players[0].roads) == before + 1
     t.remove(0, "ship", e)
-    assert t.state.players[0].pieces["ship"] == set() and t.state.edge_owner[e] == -1
+    assert t.state.players[0].pieces["ship"] == set()
+    assert t.state.edge_owner[e] == -1
     t.set_robber(None)
     assert t.state.robber == -1
     t.set_bank(ore=0)

@@ -1,6 +1,6 @@
-"""Deciding a map's layout (RULES.md §1.2 for the base map): the fixed layout, or the variable
-one (terrain shuffled over the spiral, tokens laid counter-clockwise from a random corner
-skipping the hexes that take none, harbor kinds shuffled onto their slots). All chance goes
+"""Deciding a map's layout: the fixed layout, or the variable one (terrain shuffled over the
+spiral, tokens laid counter-clockwise from a random corner skipping the hexes that take none,
+harbor kinds shuffled onto their slots). All chance goes
 through the dealer, in the same order and under the same keys for every map.
 
 On the wire a tile's terrain is one of the base terrains (`events.types.Terrain`); a hex of a

@@ -35,7 +35,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from services.rules.engine.geometry import Hex
 
@@ -46,8 +46,8 @@ class MapError(ValueError):
     """A map file that does not describe a playable map."""
 
 
-@dataclass(frozen=True)
-class FixedHex:
+# A hex of the fixed layout: axial q, r, its terrain and its numbers (none, one or several).
+class FixedHex(NamedTuple):
     q: int
     r: int
     terrain: str

@@ -8,10 +8,13 @@ may see it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol, TypeVar, cast
+import tomllib
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import Any, Protocol, TypeVar, cast
 
 from events.events import Event
+from events.registry import EVENTS
 
 E = TypeVar("E", bound=Event)
 
@@ -32,6 +35,44 @@ Narrator = Callable[[Event, Places], str]
 def narrator(kind: type[E], fn: Callable[[E, Places], str]) -> tuple[type[Event], Narrator]:
     """`(kind, fn)` as an entry of `Module.narration`, `fn` typed against `kind`."""
     return kind, cast(Narrator, fn)
+
+
+SEATS = frozenset({"seat", "victim", "thief", "giver", "receiver", "holder", "partner", "neutral"})
+
+
+def fields(event: Event, at: Places) -> dict[str, str]:
+    """Every field of `event` in words: seats by name, places by name, card bundles as
+    counts, names without underscores (what a `template` fills in)."""
+    out: dict[str, str] = {}
+    for name in event.__struct_fields__:
+        value = getattr(event, name)
+        if name in SEATS and isinstance(value, int):
+            out[name] = at.who(value)
+        elif name in ("vertex", "edge", "hex") and isinstance(value, int):
+            out[name] = getattr(at, name)(value)
+        elif isinstance(value, dict):
+            out[name] = cards({str(k): int(n) for k, n in value.items()})
+        elif isinstance(value, tuple):
+            out[name] = ", ".join(str(v) for v in value)
+        else:
+            out[name] = str(value).replace("_", " ")
+    return out
+
+
+def templates(texts: Mapping[type[Any], str]) -> dict[type[Event], Narrator]:
+    """Narrators from format strings over the event's fields in words (`fields`):
+    `{KnightDiscarded: "{seat} discards a face-up knight"}`."""
+    def make(text: str) -> Narrator:
+        return lambda event, at: text.format(**fields(event, at))
+
+    return {kind: make(text) for kind, text in texts.items()}
+
+
+def load_templates(package: str, name: str) -> dict[type[Event], Narrator]:
+    """`templates` from a TOML file of the module (`[templates]` tag = "text"): a module's
+    narration as data. The event types must be registered (events.registry)."""
+    data = tomllib.loads((resources.files(package) / name).read_text())
+    return templates({EVENTS[tag]: text for tag, text in data["templates"].items()})
 
 
 def cards(bundle: dict[str, int] | None) -> str:

@@ -1,9 +1,11 @@
-"""Where pieces may go (RULES.md §1.7): the one check of each kind of site, shared by a build,
+"""Where pieces may go (building rules): the one check of each kind of site, shared by a build,
 a set-up placement and a module's piece (a neutral road, a ship): on the map, on land (or a
 module's permit), free, connected to the seat's network (in set-up: touching the settlement
 just placed), the distance rule, and every module's blockers; and the pieces a seat has left."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from services.rules.engine import pieces
 from services.rules.engine.base.common import check_place
@@ -13,6 +15,7 @@ from services.rules.engine.base.roads import (
     road_connects,
     touches_own_road,
 )
+from services.rules.engine.hooks import PlaceCheck
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, State
 
@@ -52,10 +55,7 @@ def check_road(state: State, seat: int, e: int, setup_vertex: int = NO_ONE) -> N
                          f"the road must touch {state.board.vertex_name(setup_vertex)}")
     elif not road_connects(state, seat, e) and not permitted(state, permits, seat, e):
         raise reject("base.build.road_connect", f"{name} does not connect to your network")
-    for check in state.rules.road_blocked:
-        rule_id = check(state, seat, e)
-        if rule_id is not None:
-            raise reject(rule_id, f"no road may be built on {name}")
+    refuse_blocked(state, state.rules.road_blocked, seat, e, f"no road may be built on {name}")
 
 
 def check_settlement_site(state: State, seat: int, v: int) -> None:
@@ -70,10 +70,18 @@ def check_settlement_site(state: State, seat: int, v: int) -> None:
         raise reject("base.build.occupied", f"{name} is taken")
     if not distance_ok(state, v):
         raise reject("base.build.distance", f"{name} is next to a settlement or city")
-    for check in state.rules.settlement_blocked:
-        rule_id = check(state, seat, v)
+    blocked = state.rules.settlement_blocked
+    refuse_blocked(state, blocked, seat, v, f"no settlement may stand on {name}")
+
+
+def refuse_blocked(
+    state: State, checks: Sequence[PlaceCheck[State]], seat: int, place: int, message: str
+) -> None:
+    """Raise the first module rule that blocks this place."""
+    for check in checks:
+        rule_id = check(state, seat, place)
         if rule_id is not None:
-            raise reject(rule_id, f"no settlement may stand on {name}")
+            raise reject(rule_id, message)
 
 
 def check_settlement(state: State, seat: int, v: int) -> None:

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 from events.event_cards import (
-    AssistanceGiven,
     EventCardDrawn,
-    EventChoiceMade,
     EventChoiceRequired,
     EventResourcesGranted,
     NeighborsGifted,
-    RoadRepaired,
     RoadsDamaged,
-    RobberFled,
-    VictimChosen,
 )
 from events.events import Event
-from services.rules.engine.narration import Narrator, Places, cards, narrator
+from services.rules.engine.narration import Narrator, Places, cards, load_templates, narrator
 
 
 def _name(event: str) -> str:
@@ -32,10 +27,6 @@ def _drawn(e: EventCardDrawn, at: Places) -> str:
 def _required(e: EventChoiceRequired, at: Places) -> str:
     who = ", ".join(at.who(s) for s in e.seats) or "nobody"
     return f"{_name(e.event)}: {who} must choose"
-
-
-def _made(e: EventChoiceMade, at: Places) -> str:
-    return f"{at.who(e.seat)} has chosen ({_name(e.event)})"
 
 
 def _damaged(e: RoadsDamaged, at: Places) -> str:
@@ -56,31 +47,12 @@ def _granted(e: EventResourcesGranted, at: Places) -> str:
     return f"{_name(e.event)}: {got}{short}"
 
 
-def _assisted(e: AssistanceGiven, at: Places) -> str:
-    return f"{at.who(e.giver)} gives {e.resource or 'a card'} to {at.who(e.receiver)}"
-
-
-def _victim(e: VictimChosen, at: Places) -> str:
-    return f"{_name(e.event)}: {at.who(e.seat)} takes a card from {at.who(e.victim)}"
-
-
-def _fled(e: RobberFled, at: Places) -> str:
-    return f"Robber Flees: the robber goes back to {at.hex(e.hex)}"
-
-
-def _repaired(e: RoadRepaired, at: Places) -> str:
-    return f"{at.who(e.seat)} repairs the road at {at.edge(e.edge)}"
-
-
-NARRATION: dict[type[Event], Narrator] = dict([
+NARRATION: dict[type[Event], Narrator] = load_templates(
+    "services.rules.engine.variants", "event_cards_narration.toml"
+) | dict([
     narrator(EventCardDrawn, _drawn),
     narrator(EventChoiceRequired, _required),
-    narrator(EventChoiceMade, _made),
     narrator(RoadsDamaged, _damaged),
     narrator(NeighborsGifted, _gifted),
     narrator(EventResourcesGranted, _granted),
-    narrator(AssistanceGiven, _assisted),
-    narrator(VictimChosen, _victim),
-    narrator(RobberFled, _fled),
-    narrator(RoadRepaired, _repaired),
 ])

@@ -36,36 +36,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.catan_for_two import (
-    BuildNeutralRoad,
-    BuildNeutralSettlement,
-    DiscardKnight,
-    ForcedTradeDrawn,
-    ForcedTradeReturned,
-    ForceTrade,
-    GiveBackCards,
-    KnightDiscarded,
-    NeutralBuildRequired,
-    NeutralRoadBuilt,
-    NeutralSettlementBuilt,
-    RobberSentToDesert,
-    SendRobberToDesert,
-    TradeTokensGained,
-    TradeTokensSpent,
-)
-from events.commands import (
-    BuildRoad,
-    BuildSettlement,
-    PlaceSettlement,
-)
-from events.events import (
-    TurnEnded,
-)
-from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.board import Board
 from services.rules.engine.chance import Dealer
 from services.rules.engine.ruleset import Module
-from services.rules.engine.state import MAIN, Rules, State
+from services.rules.engine.state import Rules, State
+from services.rules.engine.variants.catan_for_two import neutrals, rolls, tokens
 from services.rules.engine.variants.catan_for_two.advice import ADVICE
 from services.rules.engine.variants.catan_for_two.common import (
     EXT,
@@ -75,38 +50,8 @@ from services.rules.engine.variants.catan_for_two.common import (
     TwoState,
 )
 from services.rules.engine.variants.catan_for_two.narration import NARRATION
-from services.rules.engine.variants.catan_for_two.neutrals import (
-    build_neutral_road,
-    build_neutral_settlement,
-    evolve_neutral_road,
-    evolve_neutral_settlement,
-    evolve_required,
-    init,
-    owing,
-    prompt_neutral,
-    start_vertices,
-)
-from services.rules.engine.variants.catan_for_two.rolls import install_two_rolls
-from services.rules.engine.variants.catan_for_two.tokens import (
-    derive_army,
-    discard_knight,
-    evolve_drawn,
-    evolve_gained,
-    evolve_knight_discarded,
-    evolve_returned,
-    evolve_robber_sent,
-    evolve_spent,
-    force_trade,
-    gaining,
-    give_back,
-    new_turn,
-    prompt_give_back,
-    redact_drawn,
-    redact_returned,
-    send_robber,
-    token_options,
-    view_ext,
-)
+from services.rules.engine.variants.catan_for_two.neutrals import init, start_vertices
+from services.rules.engine.variants.catan_for_two.tokens import view_ext
 
 __all__ = ["EXT", "GIVE_BACK", "MODULE", "NEUTRAL", "TwoState"]
 
@@ -129,39 +74,9 @@ class CatanForTwo(Module[State, None]):
     def install(self, rules: Rules, params: Any) -> None:
         rules.ext(EXT, init, TwoState.copy, TwoState.dump, TwoState.load)
         rules.view_ext[EXT] = view_ext
-        install_two_rolls(rules)
-        h = rules.handlers
-        h[BuildRoad] = owing(h[BuildRoad], "road")
-        h[BuildSettlement] = owing(h[BuildSettlement], "settlement")
-        h[PlaceSettlement] = gaining(h[PlaceSettlement])
-        h[BuildNeutralRoad] = build_neutral_road
-        h[BuildNeutralSettlement] = build_neutral_settlement
-        h[ForceTrade] = force_trade
-        h[GiveBackCards] = give_back
-        h[SendRobberToDesert] = send_robber
-        h[DiscardKnight] = discard_knight
-        rules.allow(NEUTRAL, BuildNeutralRoad, BuildNeutralSettlement)
-        rules.allow(GIVE_BACK, GiveBackCards)
-        rules.allow(MAIN, ForceTrade, SendRobberToDesert, DiscardKnight)
-        rules.prompters[NEUTRAL] = prompt_neutral
-        rules.prompters[GIVE_BACK] = prompt_give_back
-        rules.extra_options.append(token_options)
-        ev = rules.evolvers
-        ev[NeutralBuildRequired] = evolve_required
-        ev[NeutralRoadBuilt] = evolve_neutral_road
-        ev[NeutralSettlementBuilt] = evolve_neutral_settlement
-        ev[TradeTokensGained] = evolve_gained
-        ev[TradeTokensSpent] = evolve_spent
-        ev[ForcedTradeDrawn] = evolve_drawn
-        ev[ForcedTradeReturned] = evolve_returned
-        ev[RobberSentToDesert] = evolve_robber_sent
-        ev[KnightDiscarded] = evolve_knight_discarded
-        ev[TurnEnded] = new_turn(ev[TurnEnded])
-        # A neutral piece can take Longest Road or cut a road; a discard can cost Largest Army.
-        rules.derive((NeutralRoadBuilt, NeutralSettlementBuilt), derive_longest_road)
-        rules.derive((KnightDiscarded,), derive_army)
-        rules.redactors[ForcedTradeDrawn] = redact_drawn
-        rules.redactors[ForcedTradeReturned] = redact_returned
+        rolls.install(rules)
+        neutrals.install(rules)
+        tokens.install(rules)
 
 
 MODULE = CatanForTwo()

@@ -13,9 +13,7 @@ from events.catan_for_two import (
     NeutralRoadBuilt,
     NeutralSettlementBuilt,
 )
-from events.commands import (
-    Command,
-)
+from events.commands import BuildRoad, BuildSettlement, Command
 from events.events import (
     Event,
     GameCreated,
@@ -30,6 +28,7 @@ from services.rules.engine.base.roads import (
     network_vertices,
     touches_own_road,
 )
+from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.base.sites import (
     check_road,
     check_settlement_site,
@@ -40,7 +39,7 @@ from services.rules.engine.board import Board
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.ruleset import Handler
-from services.rules.engine.state import SETTLEMENT, State
+from services.rules.engine.state import SETTLEMENT, Rules, State
 from services.rules.engine.variants.catan_for_two.common import (
     NEUTRAL,
     NEUTRAL_STARTS,
@@ -192,3 +191,21 @@ def default_neutral(state: State, seat: int, options: list[Command]) -> Command:
         return len(around & mine), -len(around & theirs)
 
     return min(options, key=closeness)
+
+
+def install(rules: Rules) -> None:
+    """Rules 1 and 5: a neutral piece is owed after each road and settlement built."""
+    h = rules.handlers
+    h[BuildRoad] = owing(h[BuildRoad], "road")
+    h[BuildSettlement] = owing(h[BuildSettlement], "settlement")
+    rules.handle(BuildNeutralRoad, build_neutral_road)
+    rules.handle(BuildNeutralSettlement, build_neutral_settlement)
+    rules.allow(NEUTRAL, BuildNeutralRoad, BuildNeutralSettlement)
+    rules.prompters[NEUTRAL] = prompt_neutral
+    rules.evolvers.update({
+        NeutralBuildRequired: evolve_required,
+        NeutralRoadBuilt: evolve_neutral_road,
+        NeutralSettlementBuilt: evolve_neutral_settlement,
+    })
+    # A neutral piece can take Longest Road or cut a road.
+    rules.derive((NeutralRoadBuilt, NeutralSettlementBuilt), derive_longest_road)

@@ -43,7 +43,8 @@ def second_step(rules: Rules) -> combinations.SecondRoll:
     return combinations.second_roll(rules) or second_roll
 
 
-def install_two_rolls(rules: Rules) -> None:
+def install(rules: Rules) -> None:
+    """Rule 8: the two rolls (the RollDice handler and `roll_resolved` wrapped)."""
     previous_handler = rules.handlers[RollDice]
     previous_resolved = rules.roll_resolved
 

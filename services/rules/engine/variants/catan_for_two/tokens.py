@@ -6,21 +6,16 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
+from events import catan_for_two as commands
 from events.catan_for_two import (
-    DiscardKnight,
     ForcedTradeDrawn,
     ForcedTradeReturned,
-    ForceTrade,
-    GiveBackCards,
     KnightDiscarded,
     RobberSentToDesert,
-    SendRobberToDesert,
     TradeTokensGained,
     TradeTokensSpent,
 )
-from events.commands import (
-    Command,
-)
+from events.commands import Command, PlaceSettlement
 from events.events import (
     Event,
     LargestArmyChanged,
@@ -33,7 +28,7 @@ from services.rules.engine.base.scoring import MIN_ARMY, public_vp
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import Rejected, reject
 from services.rules.engine.ruleset import Handler
-from services.rules.engine.state import MAIN, NO_ONE, State
+from services.rules.engine.state import MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants.catan_for_two.common import (
     FORCED_CARDS,
     GIVE_BACK,
@@ -76,7 +71,7 @@ def knight_problem(state: State, seat: int) -> Rejected | None:
     return None
 
 
-def discard_knight(state: State, cmd: DiscardKnight, dealer: Dealer) -> list[Event]:
+def discard_knight(state: State, cmd: commands.DiscardKnight, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     problem = knight_problem(state, cmd.seat)
     if problem is not None:
@@ -146,7 +141,7 @@ def raise_first(*problems: Rejected | None) -> None:
             raise problem
 
 
-def force_trade(state: State, cmd: ForceTrade, dealer: Dealer) -> list[Event]:
+def force_trade(state: State, cmd: commands.ForceTrade, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     raise_first(action_problem(state, cmd.seat), forced_trade_problem(state, cmd.seat))
     victim = opponent(state, cmd.seat)
@@ -164,7 +159,7 @@ def force_trade(state: State, cmd: ForceTrade, dealer: Dealer) -> list[Event]:
     ]
 
 
-def give_back(state: State, cmd: GiveBackCards, dealer: Dealer) -> list[Event]:
+def give_back(state: State, cmd: commands.GiveBackCards, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     vec = vector(state, cmd.resources, "catan_for_two.forced_trade.give_back")
     hand = state.players[cmd.seat].hand
@@ -176,7 +171,7 @@ def give_back(state: State, cmd: GiveBackCards, dealer: Dealer) -> list[Event]:
                                 resources=cmd.resources)]
 
 
-def send_robber(state: State, cmd: SendRobberToDesert, dealer: Dealer) -> list[Event]:
+def send_robber(state: State, cmd: commands.SendRobberToDesert, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     raise_first(action_problem(state, cmd.seat), desert_problem(state))
     cost = price(state, cmd.seat)
@@ -192,15 +187,15 @@ def token_options(state: State, seat: int, phase: str) -> list[Command]:
     out: list[Command] = []
     if action_problem(state, seat) is None:
         if forced_trade_problem(state, seat) is None:
-            out.append(ForceTrade(seat=seat))
+            out.append(commands.ForceTrade(seat=seat))
         if desert_problem(state) is None:
-            out.append(SendRobberToDesert(seat=seat))
+            out.append(commands.SendRobberToDesert(seat=seat))
     if knight_problem(state, seat) is None:
-        out.append(DiscardKnight(seat=seat))
+        out.append(commands.DiscardKnight(seat=seat))
     return out
 
 
-def give_back_options(state: State, seat: int) -> list[GiveBackCards]:
+def give_back_options(state: State, seat: int) -> list[commands.GiveBackCards]:
     hand = state.players[seat].hand
     out = []
     for a, b in combinations_with_replacement(range(5), 2):
@@ -208,7 +203,7 @@ def give_back_options(state: State, seat: int) -> list[GiveBackCards]:
             vec = [0] * 5
             vec[a] += 1
             vec[b] += 1
-            out.append(GiveBackCards(seat=seat, resources=vector_to_bundle(vec)))
+            out.append(commands.GiveBackCards(seat=seat, resources=vector_to_bundle(vec)))
     return out
 
 
@@ -218,7 +213,7 @@ def prompt_give_back(state: State) -> list[Prompt]:
     # A silent seat gives from its most plentiful resources (as a default discard does).
     hand = state.players[seat].hand
 
-    def keeps(o: GiveBackCards) -> tuple[int, ...]:
+    def keeps(o: commands.GiveBackCards) -> tuple[int, ...]:
         rest = [h - g for h, g in zip(hand, bundle_to_vector(o.resources), strict=True)]
         return tuple(sorted(rest, reverse=True))
 
@@ -322,3 +317,29 @@ def redact_returned(e: ForcedTradeReturned, seat: int | None) -> Event:
     if seat in (e.seat, e.victim):
         return e
     return ForcedTradeReturned(seat=e.seat, victim=e.victim, count=e.count, resources=None)
+
+
+def install(rules: Rules) -> None:
+    """Rules 2, 3, 4, 6, 7: token gains (set-up settlements too) and token actions."""
+    h = rules.handlers
+    h[PlaceSettlement] = gaining(h[PlaceSettlement])
+    rules.handle(commands.ForceTrade, force_trade)
+    rules.handle(commands.GiveBackCards, give_back)
+    rules.handle(commands.SendRobberToDesert, send_robber)
+    rules.handle(commands.DiscardKnight, discard_knight)
+    rules.allow(GIVE_BACK, commands.GiveBackCards)
+    rules.allow(MAIN, commands.ForceTrade, commands.SendRobberToDesert, commands.DiscardKnight)
+    rules.prompters[GIVE_BACK] = prompt_give_back
+    rules.extra_options.append(token_options)
+    ev = rules.evolvers
+    ev.update({
+        TradeTokensGained: evolve_gained,
+        TradeTokensSpent: evolve_spent,
+        ForcedTradeDrawn: evolve_drawn,
+        ForcedTradeReturned: evolve_returned,
+        RobberSentToDesert: evolve_robber_sent,
+        KnightDiscarded: evolve_knight_discarded,
+    })
+    ev[TurnEnded] = new_turn(ev[TurnEnded])
+    rules.derive((KnightDiscarded,), derive_army)  # a discard can cost Largest Army
+    rules.redactors.update({ForcedTradeDrawn: redact_drawn, ForcedTradeReturned: redact_returned})
