@@ -56,3 +56,47 @@ def test_the_base_map_keeps_its_layouts() -> None:
     assert len(m.frame) == 18
     assert m.variable is not None
     assert m.variable.rings == (12, 6, 1)
+
+
+def test_a_modules_map_is_played_with_its_pre_placed_pieces_and_numbers() -> None:
+    from toy import toy
+
+    from services.rules.engine.mapdata import MapData, register_map
+    from services.rules.engine.ruleset import SetupRound
+    from services.rules.engine.vocab import PieceKind
+
+    base = load_map("base")
+    slots = (
+        {"pieces": [["settlement", "(0,-2)/(0,-3)/(1,-3)"], ["ship", "(0,-3)/(1,-3)"]]},
+        {"pieces": [["settlement", "(0,2)/(-1,3)/(0,3)"], ["ship", "(-1,3)/(0,3)"]]},
+    )
+    m = parse("toy-isles", {
+        "name": "toy-isles", "layout": "fixed", "robber": "none",
+        "fixed": [[h.q, h.r, "lake" if (h.q, h.r) == (0, 0) else h.terrain,
+                   list(h.numbers) if h.numbers else 0] for h in base.fixed],
+        "frame": [list(h) for h in base.frame],
+        "terrain_numbers": {"lake": [2, 3, 11, 12]},
+        "slots": list(slots),
+    })
+    register_map(m)
+    assert isinstance(m, MapData)
+
+    def install(rules) -> None:  # type: ignore[no-untyped-def]
+        rules.vocab.add_terrain("lake")
+        rules.vocab.add_piece(PieceKind("ship", "edge", 15, route=True, weight=2))
+        rules.setup_rounds = (SetupRound(resources=True),)  # one round after the pre-placed
+
+    t = toy("toy-isles-module", install, seats=2, map="toy-isles")
+    assert t.created.map == "toy-isles"
+    assert t.created.robber is None
+    assert t.created.setup["terrain:lake"] == [0, 0, 0]  # a module terrain, off the tiles
+    lake = t.hex("(0,0)")
+    assert t.state.board.hex_terrain[lake] == "lake"
+    assert t.state.board.hex_numbers[lake] == (2, 3, 11, 12)
+    for seat in (0, 1):
+        p = t.state.players[seat]
+        assert len(p.settlements) == 2
+        assert len(p.pieces["ship"]) == 1
+        ship = next(iter(p.pieces["ship"]))
+        assert t.state.rules.route_weight is not None
+        assert t.state.rules.route_weight(t.state, seat, ship) == 2

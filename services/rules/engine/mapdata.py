@@ -14,9 +14,11 @@ layout.py, boards built in board.py).
     edges = [[q1, r1, q2, r2, feature]]  edge features (river, bridge_site, lane:0, …)
     centres = [[q, r], …]                a vertex at the hex's centre (named "(q,r)/(q,r)/(q,r)")
     paths = [[vertex, vertex], …]        explicit paths (edges) between two vertices by name
-    pieces = [[kind, place], …]          pre-placed unowned pieces (vertex or edge by name)
     [[slots]] pieces = [[kind, place]], marks = [[name, place]]
-                                         per-seat start slots: seat i takes slot i
+                                         per-seat start slots: seat i takes slot i, its pieces
+                                         pre-placed before set-up (any piece kind of the
+                                         ruleset), its marks named places its module reads
+                                         (a ● site, a fortress)
     [variable]                           the variable layout (omit for fixed-only maps)
       spiral, rings = [12, 6, 1]         the token walk and its rings (outer first)
       corners                            hexes a walk may start at (a random one is chosen)
@@ -26,7 +28,9 @@ layout.py, boards built in board.py).
       shuffle_harbors = true
 
 Terrain names are checked against the ruleset's vocabulary when a game is made (a module
-adds terrains); everything else is checked here, at load.
+adds terrains); everything else is checked here, at load. Maps are found by name in the
+engine's maps/, then in each module's `maps` package (`load_map`); a map made in code (a test,
+a generated map) is `register_map`ped.
 """
 
 from __future__ import annotations
@@ -90,7 +94,6 @@ class MapData:
     edges: tuple[tuple[Hex, Hex, str], ...] = ()
     centres: tuple[Hex, ...] = ()
     paths: tuple[tuple[str, str], ...] = ()
-    pieces: tuple[tuple[str, str], ...] = ()
     slots: tuple[Slot, ...] = ()
 
     @property
@@ -153,7 +156,6 @@ def _parse(data: dict[str, Any]) -> MapData:
         edges=tuple(((a, b), (c, d), str(f)) for a, b, c, d, f in data.get("edges", [])),
         centres=tuple(_hex(h) for h in data.get("centres", [])),
         paths=tuple((str(a), str(b)) for a, b in data.get("paths", [])),
-        pieces=tuple((str(k), str(p)) for k, p in data.get("pieces", [])),
         slots=tuple(
             Slot(tuple((str(k), str(p)) for k, p in s.get("pieces", [])),
                  tuple((str(k), str(p)) for k, p in s.get("marks", [])))
@@ -196,9 +198,20 @@ def validate(name: str, m: MapData) -> None:
         raise MapError(f"map {name}: {len(v.tokens)} tokens for {tokened} hexes that take one")
 
 
+REGISTERED: dict[str, MapData] = {}
+
+
+def register_map(m: MapData) -> None:
+    """A map made in code, found by `load_map` before any file."""
+    REGISTERED[m.name] = m
+    load_map.cache_clear()
+
+
 @lru_cache(maxsize=64)
 def load_map(name: str, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> MapData:
-    """The map `name` from the first of `packages` that has `name.toml`."""
+    """The map `name`: a registered one, else from the first of `packages` with `name.toml`."""
+    if name in REGISTERED:
+        return REGISTERED[name]
     for package in packages:
         path = resources.files(package) / f"{name}.toml"
         if path.is_file():

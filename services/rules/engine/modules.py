@@ -13,7 +13,7 @@ from functools import lru_cache
 import msgspec
 
 from events.events import Event, ModuleSpec
-from services.rules.engine import base, review, scenarios, undo, variants
+from services.rules.engine import base, pieces, review, scenarios, undo, variants
 from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
 from services.rules.engine.mapdata import ENGINE_MAPS
@@ -106,4 +106,6 @@ def _build(name: str, key: bytes) -> Rules:
         module.install(rules, params)
     scoring.install_victory(rules)
     rules.freeze()
+    if rules.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
+        rules.route_weight = pieces.kind_weight  # a route kind counting other than 1 (vocab)
     return rules

@@ -120,6 +120,16 @@ def harbor_ratios(state: State, p: Player) -> list[int]:
     return ratios
 
 
+def kind_weight(state: State, seat: int, edge: int) -> int:
+    """A route piece's weight from its kind (`PieceKind.weight`; a plain road counts 1)."""
+    p = state.players[seat]
+    kinds = state.rules.vocab.pieces
+    for kind, placed in p.pieces.items():
+        if edge in placed:
+            return kinds[kind].weight
+    return 1
+
+
 def recompute_routes(state: State) -> None:
     """Every owner's route length from scratch (after a route weight changed: a camel)."""
     for p in state.players:
