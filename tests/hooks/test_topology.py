@@ -100,3 +100,31 @@ def test_a_modules_map_is_played_with_its_pre_placed_pieces_and_numbers() -> Non
         ship = next(iter(p.pieces["ship"]))
         assert t.state.rules.route_weight is not None
         assert t.state.rules.route_weight(t.state, seat, ship) == 2
+
+
+def test_terrain_pools_with_numbers_printed_in_place() -> None:
+    """Barbarian Attack: the coastal and the inner hexes shuffle apart, tokens stay put."""
+    from services.rules.engine import layout
+    from services.rules.engine.chance import SeededDealer
+
+    base = load_map("base")
+    outer = [list(h) for h in base.variable.spiral[:12]]  # type: ignore[union-attr]
+    inner = [list(h) for h in base.variable.spiral[12:18]]  # type: ignore[union-attr]
+    m = parse("toy-pools", {
+        "name": "toy-pools", "layout": "variable", "shuffle_harbors": True,
+        "fixed": [[h.q, h.r, h.terrain, list(h.numbers) or 0] for h in base.fixed],
+        "frame": [list(h) for h in base.frame],
+        "harbors": [[s[0], s[1], g[0], g[1], k] for s, g, k in base.harbors],
+        "variable": {"numbers": "fixed", "keep": [[0, 0]], "pools": [
+            {"hexes": outer, "terrain": {"forest": 3, "hills": 3, "pasture": 3, "fields": 3}},
+            {"hexes": inner, "terrain": {"mountains": 3, "pasture": 1, "forest": 1, "fields": 1}},
+        ]},
+    })
+    laid, harbors = layout.lay(m, SeededDealer(b"pools"), use_fixed=False)
+    by_hex = {(q, r): (t, n) for q, r, t, n in laid}
+    assert all(by_hex[tuple(h)][0] != "mountains" for h in outer)  # type: ignore[index]
+    assert [by_hex[(h.q, h.r)][1] for h in base.fixed] == [
+        h.numbers[0] if h.numbers else 0 for h in base.fixed]
+    assert by_hex[(0, 0)] == ("desert", 0)
+    fixed_laid, fixed_harbors = layout.lay(m, SeededDealer(b"pools"), use_fixed=True)
+    assert sorted(h.kind for h in fixed_harbors) == sorted(k for *_, k in base.harbors)

@@ -28,3 +28,34 @@ def test_a_module_extends_the_vocabularies() -> None:
     assert pieces_left(t.state, 0, "metropolis") == 4
     t.give(0, oil=2)
     assert t.hand(0) == {"oil": 2}
+
+
+def test_a_module_resource_never_goes_silently_into_a_base_event() -> None:
+    import pytest
+
+    from events.commands import MoveRobber
+    from services.rules.engine import pending
+
+    stolen: list[tuple[int, int]] = []
+
+    def install(rules) -> None:  # type: ignore[no-untyped-def]
+        rules.vocab.add_resource("oil", bank=15, hand_limit=4)
+
+        def steal_oil(state, thief, victim, dealer):  # type: ignore[no-untyped-def]
+            stolen.append((thief, victim))  # a module would take oil with its own event
+            return []
+
+        rules.steal = steal_oil
+
+    t = toy("toy-oil-steal", install)
+    vocab = t.state.rules.vocab
+    with pytest.raises(ValueError, match="oil"):
+        vocab.wire_bundle([0, 0, 0, 0, 0, 2])
+    assert vocab.wire_bundle([1, 0, 0, 0, 0, 0]) == {"lumber": 1}
+    t.turn_of(0)
+    t.state.phase = "robber"
+    options = pending(t.state)[0].options
+    option = next(o for o in options if isinstance(o, MoveRobber) and o.victim is not None)
+    t.give(option.victim, oil=1)
+    t.when(option)
+    assert stolen == [(0, option.victim)]

@@ -14,6 +14,7 @@ import circle). A module *wraps* a single hook (keeps the previous function and 
     roll_resolved            production (or a 7) is over             the main phase
     production               gains per seat for a number             buildings x level by hex
     robber_hexes / victims   where the robber may go, whom to rob
+    steal                    the robber's (or a card's) theft         a random resource card
     end_of_turn (list)       the active seat ends its turn           nothing (the turn passes)
     wins                     is this seat the winner now             total VP >= win_target
     win_target / vp_bonus    VP needed / module VP
@@ -58,6 +59,12 @@ class StateStep(Protocol[S]):
     """An evolve-side step: move the state to its next phase (no events, no chance)."""
 
     def __call__(self, state: S, /) -> None: ...
+
+
+class Steal(Protocol[S]):
+    """What the thief takes from the victim (a random card; Oil Springs: oil or a card)."""
+
+    def __call__(self, state: S, thief: int, victim: int, dealer: Dealer, /) -> list[Event]: ...
 
 
 class Production(Protocol[S]):

@@ -48,16 +48,20 @@ def variable(dealer: Dealer, m: MapData) -> tuple[list[Laid], list[str]]:
     """A variable layout: the laid hexes (in the map's fixed order) and the harbor kinds."""
     v = m.variable
     assert v is not None
-    terrains = [t for t, n in v.terrain for _ in range(n)]
-    placed = dict(zip(v.spiral, shuffled(dealer, "layout:terrain", terrains), strict=True))
-    corner = dealer.pick("layout:corner", range(len(v.corners)), (1,) * len(v.corners))
+    placed: dict[Hex, str] = {}
+    for i, (hexes, counts) in enumerate(v.pools or ((v.spiral, v.terrain),)):
+        terrains = [t for t, n in counts for _ in range(n)]
+        key = "layout:terrain" if i == 0 else f"layout:terrain:{i}"
+        placed.update(zip(hexes, shuffled(dealer, key, terrains), strict=True))
     numbers: dict[Hex, int] = {}
-    tokens = iter(v.tokens)
-    for h in token_walk(m, corner):
-        numbers[h] = 0 if placed[h] in v.no_token else next(tokens)
+    if v.numbers == "walk":
+        corner = dealer.pick("layout:corner", range(len(v.corners)), (1,) * len(v.corners))
+        tokens = iter(v.tokens)
+        for h in token_walk(m, corner):
+            numbers[h] = 0 if placed[h] in v.no_token else next(tokens)
     laid = [
-        (h.q, h.r, placed[(h.q, h.r)], numbers[(h.q, h.r)]) if (h.q, h.r) in placed
-        else (h.q, h.r, h.terrain, h.numbers[0] if h.numbers else 0)
+        (h.q, h.r, placed[(h.q, h.r)], numbers.get((h.q, h.r), h.numbers[0] if h.numbers else 0))
+        if (h.q, h.r) in placed else (h.q, h.r, h.terrain, h.numbers[0] if h.numbers else 0)
         for h in m.fixed
     ]
     kinds = [k for *_, k in m.harbors]
@@ -70,6 +74,8 @@ def lay(m: MapData, dealer: Dealer, use_fixed: bool) -> tuple[list[Laid], tuple[
     """The map's layout, fixed or variable, with its harbors."""
     if use_fixed or m.layout == "fixed" or m.variable is None:
         laid, kinds = fixed(m), [k for *_, k in m.harbors]
+        if m.shuffle_harbors:  # harbors shuffled onto printed places (Pirate Islands)
+            kinds = shuffled(dealer, "layout:harbors", kinds)
     else:
         laid, kinds = variable(dealer, m)
     harbors = tuple(

@@ -19,10 +19,15 @@ layout.py, boards built in board.py).
                                          pre-placed before set-up (any piece kind of the
                                          ruleset), its marks named places its module reads
                                          (a ● site, a fortress)
+    shuffle_harbors = false              shuffle the harbor kinds even in the fixed layout
     [variable]                           the variable layout (omit for fixed-only maps)
       spiral, rings = [12, 6, 1]         the token walk and its rings (outer first)
       corners                            hexes a walk may start at (a random one is chosen)
       tokens, terrain = {name = count}   number tokens in order; terrain pool shuffled
+      pools = [{hexes = [[q, r], …], terrain = {…}}]   instead of `terrain` over the spiral:
+                                         pools each shuffled over their own hexes
+      numbers = "walk" | "fixed"         tokens laid along the spiral, or each hex keeps the
+                                         fixed layout's numbers (tokens printed in place)
       keep = [[q, r], …]                 hexes keeping their fixed terrain (not shuffled)
       no_token = ["desert"]              terrains the tokens skip
       shuffle_harbors = true
@@ -68,6 +73,12 @@ class Variable:
     keep: frozenset[Hex] = frozenset()
     no_token: frozenset[str] = frozenset({"desert"})
     shuffle_harbors: bool = True
+    pools: tuple[tuple[tuple[Hex, ...], tuple[tuple[str, int], ...]], ...] = ()
+    numbers: str = "walk"
+
+    @property
+    def shuffled_hexes(self) -> list[Hex]:
+        return [h for hexes, _ in self.pools for h in hexes] if self.pools else list(self.spiral)
 
 
 @dataclass(frozen=True)
@@ -89,6 +100,7 @@ class MapData:
     harbors: tuple[tuple[Hex, Hex, str], ...]
     robber: str | Hex
     variable: Variable | None = None
+    shuffle_harbors: bool = False
     terrain_numbers: dict[str, tuple[int, ...]] = field(default_factory=dict)
     extra_numbers: tuple[tuple[Hex, int], ...] = ()
     edges: tuple[tuple[Hex, Hex, str], ...] = ()
@@ -116,6 +128,10 @@ def _numbers(n: Any) -> tuple[int, ...]:
     return (int(n),) if n else ()
 
 
+def _counts(table: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    return tuple((str(k), int(n)) for k, n in table.items())
+
+
 def parse(name: str, data: dict[str, Any]) -> MapData:
     """A map from its TOML data, checked; raises MapError with the reason."""
     try:
@@ -130,15 +146,19 @@ def _parse(data: dict[str, Any]) -> MapData:
     var = data.get("variable")
     variable = None
     if var is not None:
+        spiral = var.get("spiral", [])
         variable = Variable(
-            spiral=tuple(_hex(h) for h in var["spiral"]),
-            rings=tuple(var.get("rings", [len(var["spiral"])])),
-            corners=tuple(_hex(h) for h in var["corners"]),
-            tokens=tuple(var["tokens"]),
-            terrain=tuple((str(k), int(v)) for k, v in var["terrain"].items()),
+            spiral=tuple(_hex(h) for h in spiral),
+            rings=tuple(var.get("rings", [len(spiral)])),
+            corners=tuple(_hex(h) for h in var.get("corners", [])),
+            tokens=tuple(var.get("tokens", [])),
+            terrain=_counts(var.get("terrain", {})),
             keep=frozenset(_hex(h) for h in var.get("keep", [])),
             no_token=frozenset(var.get("no_token", ["desert"])),
             shuffle_harbors=bool(var.get("shuffle_harbors", True)),
+            pools=tuple((tuple(_hex(h) for h in p["hexes"]), _counts(p["terrain"]))
+                        for p in var.get("pools", [])),
+            numbers=str(var.get("numbers", "walk")),
         )
     robber = data.get("robber", "desert")
     return MapData(
@@ -151,6 +171,7 @@ def _parse(data: dict[str, Any]) -> MapData:
         harbors=tuple(((sq, sr), (lq, lr), str(k)) for sq, sr, lq, lr, k in data.get("harbors", [])),
         robber=robber if isinstance(robber, str) else _hex(robber),
         variable=variable,
+        shuffle_harbors=bool(data.get("shuffle_harbors", False)),
         terrain_numbers={k: tuple(v) for k, v in data.get("terrain_numbers", {}).items()},
         extra_numbers=tuple(((q, r), n) for q, r, n in data.get("extra_numbers", [])),
         edges=tuple(((a, b), (c, d), str(f)) for a, b, c, d, f in data.get("edges", [])),
@@ -184,16 +205,21 @@ def validate(name: str, m: MapData) -> None:
     v = m.variable
     if v is None:
         return
-    if sorted(v.spiral) != sorted(land - v.keep):
-        raise MapError(f"map {name}: the token spiral must visit every shuffled land hex once")
+    if sorted(v.shuffled_hexes) != sorted(land - v.keep):
+        raise MapError(f"map {name}: the shuffle must cover every land hex not kept, once")
+    for hexes, counts in v.pools or ((v.spiral, v.terrain),):
+        if sum(n for _, n in counts) != len(hexes):
+            raise MapError(f"map {name}: terrain counts do not match the hexes they go on")
+    if v.numbers == "fixed":
+        return
+    if v.numbers != "walk" or sorted(v.spiral) != sorted(land - v.keep):
+        raise MapError(f"map {name}: the token walk must visit every shuffled land hex once")
     if sum(v.rings) != len(v.spiral):
         raise MapError(f"map {name}: the rings do not add up to the spiral")
-    if any(c not in v.spiral[: v.rings[0]] for c in v.corners):
+    if not v.corners or any(c not in v.spiral[: v.rings[0]] for c in v.corners):
         raise MapError(f"map {name}: a start corner is not on the outer ring")
-    counts = dict(v.terrain)
-    if sum(counts.values()) != len(v.spiral):
-        raise MapError(f"map {name}: terrain counts do not match the shuffled land hexes")
-    tokened = len(v.spiral) - sum(n for t, n in counts.items() if t in v.no_token)
+    terrain = dict(t for _, pool in v.pools for t in pool) if v.pools else dict(v.terrain)
+    tokened = len(v.spiral) - sum(n for t, n in terrain.items() if t in v.no_token)
     if len(v.tokens) != tokened:
         raise MapError(f"map {name}: {len(v.tokens)} tokens for {tokened} hexes that take one")
 

@@ -48,7 +48,7 @@ def place(state: State, seat: int, kind: str, site: int) -> None:
     """Put a piece on the board (no cost, no checks: the caller decided it is legal)."""
     k = state.rules.vocab.pieces[kind]
     p = state.players[seat]
-    if k.site == "vertex":
+    if k.site == "vertex" and k.occupies:
         state.vertex_owner[site] = seat
         state.vertex_level[site] = k.level
         sites(p, kind).add(site)
@@ -73,7 +73,7 @@ def remove(state: State, seat: int, kind: str, site: int) -> None:
     k = state.rules.vocab.pieces[kind]
     p = state.players[seat]
     sites(p, kind).discard(site)
-    if k.site == "vertex":
+    if k.site == "vertex" and k.occupies:
         state.vertex_owner[site] = NO_ONE
         state.vertex_level[site] = 0
         p.ratios = harbor_ratios(state, p)
@@ -111,7 +111,8 @@ def harbor_ratios(state: State, p: Player) -> list[int]:
     harbor = state.board.vertex_harbor
     buildings = [*p.settlements, *p.cities]
     for k, placed in p.pieces.items():
-        if state.rules.vocab.pieces[k].site == "vertex":
+        piece = state.rules.vocab.pieces[k]
+        if piece.site == "vertex" and piece.occupies:
             buildings.extend(placed)
     for v in buildings:
         kind = harbor[v]

@@ -132,6 +132,7 @@ class Ruleset(Generic[ST]):
     production: hooks.Production[ST] = _unset
     robber_hexes: hooks.RobberHexes[ST] = _unset
     robber_victims: hooks.RobberVictims[ST] = _unset
+    steal: hooks.Steal[ST] = _unset
     win_target: hooks.SeatNumber[ST] = _unset
     wins: hooks.Wins[ST] = _unset
     route_weight: hooks.RouteWeight[ST] | None = None

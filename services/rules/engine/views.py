@@ -16,10 +16,10 @@ from events.prompts import PlayerView, TradeView, View
 from events.types import TERRAIN_RESOURCE
 from services.rules.engine.base.scoring import public_vp, total_vp
 from services.rules.engine.base.sites import pieces_left
-from services.rules.engine.base.turn import wire
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS, load_map
 from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.vocab import BASE_WIDTH
 
 
 def view(state: State, seat: int | None, referee: bool = False) -> View:
@@ -33,7 +33,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 seat=p.seat,
                 name=state.names[p.seat],
                 cards=p.cards,
-                hand=wire(vocab.bundle(p.hand)) if mine else None,
+                hand=vocab.wire_bundle(p.hand) if mine else None,
                 dev_cards=sum(p.dev),
                 dev_hand={vocab.dev_cards[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
                 knights=p.knights,
@@ -51,8 +51,8 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         t = state.trade
         trade = TradeView(
             proposer=t.proposer,
-            give=wire(vocab.bundle(t.give)),
-            get=wire(vocab.bundle(t.get)),
+            give=vocab.wire_bundle(t.give),
+            get=vocab.wire_bundle(t.get),
             to=list(t.to),
             answers={
                 s: a if isinstance(a, str) else {"give": vocab.bundle(a[0]), "get": vocab.bundle(a[1])}
@@ -62,6 +62,12 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
     ext: dict[str, Any] = {
         name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
     }
+    if vocab.width > BASE_WIDTH:  # module resources (oil): beside the base bundles
+        ext[RESOURCES] = {
+            "bank": vocab.extra(state.bank),
+            "hands": {p.seat: vocab.extra(p.hand) for p in state.players[: state.n]
+                      if referee or p.seat == seat},
+        }
     board = state.board
     if board.special or (board.mapdata is not None and board.mapdata.name != "base"):
         ext[BOARD] = board_ext(board)
@@ -74,7 +80,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         turn=state.turn,
         last_roll=state.last_roll,
         robber=state.robber,
-        bank=wire(vocab.bundle(state.bank)),
+        bank=vocab.wire_bundle(state.bank),
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,
@@ -90,6 +96,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
 
 
 BOARD = "board"  # the view's ext entry for a map beyond the base tiles
+RESOURCES = "resources"  # the view's ext entry for module resources (the base five aside)
 
 
 def board_ext(board: Board) -> dict[str, Any]:

@@ -8,16 +8,21 @@ every lookup below is made once, when the ruleset is assembled (`freeze`), never
 
 On the wire a resource is still a name (`events.types.Resource` for the base five); a module
 that adds one declares its own typed wire fields for it (its events), so old logs and the base
-events' shapes never change.
+events' shapes never change. `wire_bundle` is how the base rules put a vector into a base event:
+it refuses a module resource rather than write a log no decoder accepts, so a module adding one
+must wrap the hooks that would move it (production, steal) and move it with its own events.
+Views carry the module resources beside the base bundles (`views.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
-from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Resource
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource
+
+BASE_WIDTH = len(RESOURCES)
 
 Site = Literal["vertex", "edge", "hex"]
 
@@ -27,10 +32,12 @@ class PieceKind:
     """A kind of piece a seat owns.
 
     site: where it stands. route: an edge piece that is part of a seat's network (roads,
-    ships, bridges: connection and Longest Road). weight: how many roads it counts for in a
-    route (a camel road's extra count is a `route_weight` hook, per edge). level: for vertex
-    pieces, what one building yields (settlement 1, city 2, metropolis 3). vp: points it is
-    worth. limit: pieces per seat (0: none of this kind; the base checks it).
+    ships, bridges: connection and Longest Road); it takes its edge. weight: how many roads it
+    counts for in a route (a road beside a camel, which depends on another piece, is the
+    `route_weight` hook's). level: for vertex pieces, what one building yields (settlement 1,
+    city 2, metropolis 3). vp: points it is worth. limit: pieces per seat (0: none of this
+    kind; the base checks it). occupies: a vertex piece that takes its vertex (buildings; not a
+    wagon, which shares it). Other edge pieces (knights, camels) stand beside what is there.
     """
 
     name: str
@@ -40,6 +47,7 @@ class PieceKind:
     weight: int = 1
     level: int = 0
     vp: int = 0
+    occupies: bool = True
 
 
 BASE_PIECES = (
@@ -141,6 +149,24 @@ class Vocabulary:
     def bundle(self, vec: Sequence[int]) -> dict[str, int]:
         names = self.resources
         return {names[i]: n for i, n in enumerate(vec) if n} if any(vec) else {}
+
+    def wire_bundle(self, vec: Sequence[int]) -> Bundle:
+        """A vector as a base event's bundle (base resources only; see the module docstring)."""
+        if len(vec) > BASE_WIDTH and any(vec[BASE_WIDTH:]):
+            extra = self.extra(vec)
+            raise ValueError(f"{extra} cannot go in a base event: the module that adds a "
+                             "resource moves it with events of its own")
+        return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
+
+    def wire_resource(self, name: str) -> Resource:
+        if self.resource_index[name] >= BASE_WIDTH:
+            raise ValueError(f"{name} cannot go in a base event (see wire_bundle)")
+        return cast(Resource, name)
+
+    def extra(self, vec: Sequence[int]) -> dict[str, int]:
+        """The module resources of a vector (what a view shows beside the base bundle)."""
+        names = self.resources
+        return {names[i]: vec[i] for i in range(BASE_WIDTH, len(vec)) if vec[i]}
 
     def route_kinds(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.pieces.values() if k.route)

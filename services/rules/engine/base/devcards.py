@@ -32,7 +32,6 @@ from services.rules.engine.base.common import (
     require_current,
     take_from_bank,
 )
-from services.rules.engine.base.turn import wire
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, Rules, State
@@ -88,7 +87,7 @@ def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> 
         want[RESOURCE_INDEX[name]] += 1
     if any(w > b for w, b in zip(want, state.bank, strict=True)):
         raise reject("base.dev.bank_short", "the bank does not have those cards")
-    return [YearOfPlentyPlayed(seat=cmd.seat, resources=wire(state.rules.vocab.bundle(want)))]
+    return [YearOfPlentyPlayed(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(want))]
 
 
 def play_monopoly(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:

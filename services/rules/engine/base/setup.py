@@ -11,7 +11,6 @@ from events.prompts import Prompt
 from services.rules.engine.base.common import require_current, take_from_bank
 from services.rules.engine.base.roads import free_edge
 from services.rules.engine.base.sites import check_road, check_settlement_site
-from services.rules.engine.base.turn import wire
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, ROLL, SETUP, Rules, State
@@ -72,7 +71,7 @@ def place_settlement(state: State, cmd: PlaceSettlement, dealer: Dealer) -> list
     if brings_resources(state):
         gains = starting_resources(state, cmd.vertex)
         if any(gains):
-            bundle = wire(state.rules.vocab.bundle(gains))
+            bundle = state.rules.vocab.wire_bundle(gains)
             events.append(StartingResourcesTaken(seat=cmd.seat, resources=bundle))
     return events
 

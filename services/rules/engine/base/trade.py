@@ -27,7 +27,6 @@ from events.events import (
 from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, Bundle
 from services.rules.engine.base.common import require_current, vector
-from services.rules.engine.base.turn import wire
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, TRADE, Rules, State, Trade
@@ -177,8 +176,8 @@ def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
         TradeCompleted(
             seat=cmd.seat,
             partner=cmd.partner,
-            give=wire(state.rules.vocab.bundle(give)),
-            get=wire(state.rules.vocab.bundle(get)),
+            give=state.rules.vocab.wire_bundle(give),
+            get=state.rules.vocab.wire_bundle(get),
         )
     ]
 

@@ -6,8 +6,6 @@ the hexes, a scenario's 7 moves a barbarian instead of the robber, …)."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from events.commands import Command, DiscardResources, EndTurn, MoveRobber, RollDice
 from events.events import (
     CardStolen,
@@ -21,7 +19,6 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
-from events.types import Bundle, Resource
 from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
@@ -101,24 +98,13 @@ def produce(state: State, total: int) -> list[Event]:
     gains, short = apply_shortage(state, state.rules.production(state, total))
     if not short and not any(map(any, gains)):
         return []
-    bundle = state.rules.vocab.bundle
-    names = state.rules.vocab.resources
+    vocab = state.rules.vocab
     return [
         ResourcesProduced(
-            gains=tuple([wire(bundle(g)) for g in gains]),
-            short=tuple([wire_name(names[r]) for r in short]),
+            gains=tuple([vocab.wire_bundle(g) for g in gains]),
+            short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
         )
     ]
-
-
-def wire(bundle: dict[str, int]) -> Bundle:
-    """A vocabulary bundle as a base event's field. The base events name base resources; a
-    module that adds a resource moves it with events of its own (vocab.py)."""
-    return cast(Bundle, bundle)
-
-
-def wire_name(name: str) -> Resource:
-    return cast(Resource, name)
 
 
 def base_seven(state: State, seat: int, dealer: Dealer) -> list[Event]:
@@ -148,7 +134,7 @@ def discard(state: State, cmd: DiscardResources, dealer: Dealer) -> list[Event]:
     hand = state.players[cmd.seat].hand
     if any(v > h for v, h in zip(vec, hand, strict=True)):
         raise reject("base.discard.not_held", "you cannot discard cards you do not hold")
-    return [ResourcesDiscarded(seat=cmd.seat, resources=wire(state.rules.vocab.bundle(vec)))]
+    return [ResourcesDiscarded(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(vec))]
 
 
 def base_robber_hexes(state: State, seat: int) -> list[int]:
@@ -192,7 +178,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
         raise reject(rule_id, f"seat {cmd.victim} cannot be robbed at that hex")
     events: list[Event] = [RobberMoved(seat=cmd.seat, hex=h, victim=cmd.victim)]
     if cmd.victim is not None:
-        events.extend(steal(state, cmd.seat, cmd.victim, dealer))
+        events.extend(state.rules.steal(state, cmd.seat, cmd.victim, dealer))
     return events
 
 
@@ -212,7 +198,7 @@ def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
         return []
     names = state.rules.vocab.resources
     resource = dealer.pick(f"steal:{state.steals}", names, hand)
-    return [CardStolen(thief=thief, victim=victim, resource=wire_name(resource), n=state.steals)]
+    return [CardStolen(thief=thief, victim=victim, resource=state.rules.vocab.wire_resource(resource), n=state.steals)]
 
 
 def roll_refusal(state: State, cmd: Command) -> str | None:
@@ -368,7 +354,7 @@ def default_discard(state: State, seat: int) -> DiscardResources:
         r = hand.index(max(hand))  # the first of the most plentiful
         hand[r] -= 1
         out[r] += 1
-    return DiscardResources(seat=seat, resources=wire(state.rules.vocab.bundle(out)))
+    return DiscardResources(seat=seat, resources=state.rules.vocab.wire_bundle(out))
 
 
 def prompt_discard(state: State) -> list[Prompt]:
@@ -379,7 +365,7 @@ def prompt_discard(state: State) -> list[Prompt]:
             options=[],
             default=default_discard(state, s),
             discard=n,
-            hand=wire(state.rules.vocab.bundle(state.players[s].hand)),
+            hand=state.rules.vocab.wire_bundle(state.players[s].hand),
         )
         for s, n in enumerate(state.discards)
         if n
@@ -416,6 +402,7 @@ def install(rules: Rules) -> None:
     rules.production = base_production
     rules.robber_hexes = base_robber_hexes
     rules.robber_victims = base_robber_victims
+    rules.steal = steal
     rules.handlers[RollDice] = roll_dice
     rules.handlers[DiscardResources] = discard
     rules.handlers[MoveRobber] = move_robber

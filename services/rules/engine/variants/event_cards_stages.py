@@ -45,7 +45,7 @@ from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, vector_to_bundle
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.scoring import public_vp
-from services.rules.engine.base.turn import apply_shortage, steal
+from services.rules.engine.base.turn import apply_shortage
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, Rules, State
@@ -244,7 +244,7 @@ def take_card(state: State, cmd: TakeCardFrom, dealer: Dealer) -> list[Event]:
     out: list[Event] = []
     emit(scratch, out, [VictimChosen(seat=cmd.seat, victim=cmd.victim, event=event_name(state))])
     # A blind draw from the victim's hand (DECISION §3.3), the same chance point as the robber's.
-    return finish(scratch, out, steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
+    return finish(scratch, out, scratch.rules.steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
 
 
 # --- resolving a simultaneous stage (on the scratch copy, all choices in) -----------------------
