@@ -30,6 +30,7 @@ from typing import Protocol, TypeVar
 
 from events.commands import Command
 from events.events import Event
+from events.prompts import Prompt
 from services.rules.engine.chance import Dealer
 
 S = TypeVar("S", contravariant=True)
@@ -133,6 +134,12 @@ class PhaseRefusal(Protocol[S]):
 
 class RobberRefusal(Protocol[S]):
     def __call__(self, state: S, seat: int, hex_id: int, victim: int | None, /) -> str | None: ...
+
+
+class Prompter(Protocol[S]):
+    """Who must act in a phase, with the legal commands."""
+
+    def __call__(self, state: S, /) -> list[Prompt]: ...
 
 
 class Deriver(Protocol[S]):

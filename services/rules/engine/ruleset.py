@@ -34,11 +34,11 @@ P = DefaultTypeVar("P", default=Any)
 C = TypeVar("C", bound=Command)
 E = TypeVar("E", bound=Event)
 
-# Handlers and evolvers are stored per command / event type; `handle` and `evolve_with` type
-# each one against its own type when it is registered.
-Handler = Callable[[Any, Any, Dealer], list[Event]]
-Evolver = Callable[[Any, Any], None]
-Prompter = Callable[[Any], list[Any]]
+# Handlers, evolvers and redactors are stored per command / event type, so their second
+# parameter is only known per entry: `handle` and `evolve_with` type each one against its own
+# type when it is registered.
+Handler = Callable[[ST, Any, Dealer], list[Event]]
+Evolver = Callable[[ST, Any], None]
 Redactor = Callable[[Any, "int | None"], Event]
 
 
@@ -99,10 +99,10 @@ class Ruleset(Generic[ST]):
     name: str
     modules: tuple[ModuleSpec, ...] = ()
     vocab: Vocabulary = field(default_factory=base_vocabulary)
-    handlers: dict[type[Command], Handler] = field(default_factory=dict)
-    evolvers: dict[type[Event], Evolver] = field(default_factory=dict)
+    handlers: dict[type[Command], Handler[ST]] = field(default_factory=dict)
+    evolvers: dict[type[Event], Evolver[ST]] = field(default_factory=dict)
     phase_commands: dict[str, set[type[Command]]] = field(default_factory=dict)
-    prompters: dict[str, Prompter] = field(default_factory=dict)
+    prompters: dict[str, hooks.Prompter[ST]] = field(default_factory=dict)
     # (event types that trigger it, deriver): derivers look at the state *after* the primary
     # events and return consequences (awards, victory). Run in registration order.
     derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]] = field(default_factory=list)

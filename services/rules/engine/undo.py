@@ -301,7 +301,7 @@ def checkpoint(state: State) -> State:
     return base
 
 
-def journaled(fn: Evolver) -> Evolver:
+def journaled(fn: Evolver[State]) -> Evolver[State]:
     def evolve_undoable(state: State, e: Any) -> None:
         log = undo_log(state)
         if log.active and log.base is None:
@@ -313,7 +313,7 @@ def journaled(fn: Evolver) -> Evolver:
     return evolve_undoable
 
 
-def floor_raising(fn: Evolver) -> Evolver:
+def floor_raising(fn: Evolver[State]) -> Evolver[State]:
     def evolve_final(state: State, e: Any) -> None:
         fn(state, e)
         log = undo_log(state)

@@ -102,7 +102,7 @@ def after(state: State, events: list[Event]) -> State:
     return scratch
 
 
-def owing(previous: Handler, cause: NeutralPiece) -> Handler:
+def owing(previous: Handler[State], cause: NeutralPiece) -> Handler[State]:
     """Wrap BuildRoad/BuildSettlement: token gains, then the neutral piece owed (if any)."""
 
     def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:

@@ -53,7 +53,7 @@ def token_gain(state: State, seat: int, v: int) -> list[Event]:
     return [TradeTokensGained(seat=seat, tokens=gain, reason=reason)]
 
 
-def gaining(previous: Handler) -> Handler:
+def gaining(previous: Handler[State]) -> Handler[State]:
     """Wrap PlaceSettlement: set-up settlements gain tokens too."""
 
     def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
