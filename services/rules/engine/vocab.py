@@ -16,11 +16,11 @@ Views carry the module resources beside the base bundles (`views.py`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource, vector_to_bundle
 
 BASE_WIDTH = len(RESOURCES)
 
@@ -79,6 +79,9 @@ class Vocabulary:
         self.land: set[str] = set()  # terrains that are land (sea-like ones are not)
         self.pieces: dict[str, PieceKind] = {}
         self.frozen = False
+        # A vector as a base event's bundle: base resources only (see the module docstring).
+        # With the base vocabulary it is the plain conversion (hot: every production).
+        self.wire_bundle: Callable[[list[int]], Bundle] = self._checked_bundle
 
     # --- extension (install time) ---------------------------------------------------------------
 
@@ -128,6 +131,8 @@ class Vocabulary:
         for name, cost in costs.items():
             if len(cost) < width:
                 costs[name] = tuple(cost) + (0,) * (width - len(cost))
+        if width == BASE_WIDTH:
+            self.wire_bundle = vector_to_bundle
         self.frozen = True
 
     # --- reading ------------------------------------------------------------------------------
@@ -150,8 +155,7 @@ class Vocabulary:
         names = self.resources
         return {names[i]: n for i, n in enumerate(vec) if n} if any(vec) else {}
 
-    def wire_bundle(self, vec: Sequence[int]) -> Bundle:
-        """A vector as a base event's bundle (base resources only; see the module docstring)."""
+    def _checked_bundle(self, vec: Sequence[int]) -> Bundle:
         if len(vec) > BASE_WIDTH and any(vec[BASE_WIDTH:]):
             extra = self.extra(vec)
             raise ValueError(f"{extra} cannot go in a base event: the module that adds a "

@@ -25,6 +25,8 @@ from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
 
+NO_CARDS = [0, 0, 0, 0, 0]  # compared with, never changed
+
 # --- rolling and production -----------------------------------------------------------------
 
 
@@ -101,7 +103,7 @@ def produce(state: State, total: int) -> list[Event]:
     vocab = state.rules.vocab
     return [
         ResourcesProduced(
-            gains=tuple([vocab.wire_bundle(g) for g in gains]),
+            gains=tuple(map(vocab.wire_bundle, gains)),
             short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
         )
     ]
@@ -217,6 +219,8 @@ def roll_refusal(state: State, cmd: Command) -> str | None:
 
 def end_turn(state: State, cmd: EndTurn, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
+    if not state.rules.end_of_turn:
+        return pass_turn(state, cmd.seat, dealer)
     return finish_turn(state, cmd.seat, dealer)
 
 
@@ -225,8 +229,6 @@ def finish_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
     open a stage (the phase leaves MAIN) stops here; its stage calls this again when it
     closes. Steps already done this turn return nothing, so a second call is safe."""
     steps = state.rules.end_of_turn
-    if not steps:
-        return pass_turn(state, seat, dealer)
     scratch = state.copy()
     events: list[Event] = []
     for step in steps:
@@ -333,7 +335,7 @@ def evolve_turn_ended(state: State, e: TurnEnded) -> None:
     state.dev_played = False
     state.phase = ROLL
     for p in state.players:
-        if any(p.dev_new):
+        if p.dev_new != NO_CARDS:  # (wider with a module's cards: then always renewed)
             p.dev_new = [0] * len(p.dev_new)
 
 
