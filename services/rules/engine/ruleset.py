@@ -122,26 +122,30 @@ class Ruleset(Generic[ST]):
     base_target: int = 10
     dev_deck: tuple[int, ...] = ()
     setup_rounds: tuple[SetupRound, ...] = BASE_SETUP
-    # Hooks (hooks.py); the base rules set them, modules wrap them.
+    # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
     roll: hooks.Roll[ST] = _unset
     resolve_dice: hooks.ResolveDice[ST] = _unset
     resolve_number: hooks.ResolveNumber[ST] = _unset
-    seven: hooks.Seven[ST] = _unset
-    seven_stage: hooks.StateStep[ST] = _unset
     roll_resolved: hooks.StateStep[ST] = _unset
     production: hooks.Production[ST] = _unset
+    # … a 7 and the robber:
+    seven: hooks.Seven[ST] = _unset
+    seven_stage: hooks.StateStep[ST] = _unset
     robber_hexes: hooks.RobberHexes[ST] = _unset
     robber_victims: hooks.RobberVictims[ST] = _unset
     steal: hooks.Steal[ST] = _unset
-    win_target: hooks.SeatNumber[ST] = _unset
-    wins: hooks.Wins[ST] = _unset
-    route_weight: hooks.RouteWeight[ST] | None = None
+    # … the end of a turn and of the game:
     end_of_turn: list[hooks.EndOfTurn[ST]] = field(default_factory=list)
+    wins: hooks.Wins[ST] = _unset
+    win_target: hooks.SeatNumber[ST] = _unset
     vp_bonus: list[hooks.VpBonus[ST]] = field(default_factory=list)
+    # … where pieces go, and what routes count:
     road_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
     settlement_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
     road_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
     settlement_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    route_weight: hooks.RouteWeight[ST] | None = None
+    # … what else a seat may do, and why a command is refused:
     extra_options: list[hooks.ExtraOptions[ST]] = field(default_factory=list)
     phase_refusal: list[hooks.PhaseRefusal[ST]] = field(default_factory=list)
     robber_refusal: list[hooks.RobberRefusal[ST]] = field(default_factory=list)
