@@ -26,3 +26,16 @@ def test_modules_give_advice_and_narrate_their_events() -> None:
     line = narrate(DiceRerolled(seat=0, d1=3, d2=4, n=2), Context(t.state.names, t.state.board))
     assert "again" in line
     assert not line.startswith("DiceRerolled")
+
+
+def test_a_module_draws_its_pieces_on_the_text_board() -> None:
+    from toy import toy
+
+    from services.render.text import render_board
+
+    def drawing(state, sketch) -> None:  # type: ignore[no-untyped-def]
+        sketch.mark("hex", state.board.parse_hex("(0,0)"), "~B~")  # a barbarian
+
+    t = toy("toy-drawing", lambda rules: None, parts={"drawing": drawing})
+    assert "~B~" in render_board(t.state)
+    assert "~B~" not in render_board(Table().state)

@@ -1,4 +1,5 @@
-"""How a module narrates its own events (the renderer, services/render/narrate.py, asks).
+"""How a module narrates its own events and draws its own pieces (the renderers in
+services/render/ ask: narrate.py for sentences, text.py for the board).
 
 A narrator turns one event into a sentence with the help of `Places`, which names seats and
 board places; a module lists its narrators in `Module.narration` (use `narrator` to type one
@@ -30,6 +31,13 @@ class Places(Protocol):
 
 
 Narrator = Callable[[Event, Places], str]
+
+
+class Sketch(Protocol):
+    """The board being drawn, as a module's `drawing` sees it: put a short text at a place
+    ("vertex", "edge" or "hex" and its id); the renderer knows where that is."""
+
+    def mark(self, place: str, site: int, text: str) -> None: ...
 
 
 def narrator(kind: type[E], fn: Callable[[E, Places], str]) -> tuple[type[Event], Narrator]:

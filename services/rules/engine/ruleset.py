@@ -23,7 +23,7 @@ from events.events import Event, GameCreated, ModuleSpec
 from services.rules.engine import hooks
 from services.rules.engine.advice import Advice
 from services.rules.engine.chance import Dealer
-from services.rules.engine.narration import Narrator
+from services.rules.engine.narration import Narrator, Sketch
 from services.rules.engine.vocab import Vocabulary, base_vocabulary
 
 ST = TypeVar("ST")  # the state type (engine.state.State)
@@ -75,6 +75,8 @@ class Module(Generic[MS, P]):
     maps: str = ""  # package holding this module's map files (name.toml)
     advice: Advice | None = None  # what the heuristic bot should do in this module's places
     narration: dict[type[Event], Narrator] = {}
+    # Draws the module's pieces and marks on a rendered board (ships, camels, barbarians …).
+    drawing: Callable[[MS, Sketch], None] | None = None
 
     def params(self, spec: ModuleSpec) -> P:
         if self.Params is None:
