@@ -4,8 +4,8 @@
 from toy import toy
 
 from events.commands import BuildRoad, BuildSettlement
-from services.rules.engine.base.roads import network_vertices
-from services.rules.engine.state import NO_ONE, Rules
+from services.rules.engine.base.roads import distance_ok, network_vertices
+from services.rules.engine.state import Rules
 
 
 def test_a_permit_allows_an_edge_on_the_sea() -> None:
@@ -20,14 +20,13 @@ def test_a_permit_allows_an_edge_on_the_sea() -> None:
     t = toy("toy-ships", install)
     t.turn_of(0)
     topo = t.state.board.topo
-    mine = network_vertices(t.state, 0)
-    sea = [e for e in range(topo.n_edges) if not topo.edge_is_land[e]
-           and any(v in mine for v in topo.edge_vertices[e]) and t.state.edge_owner[e] == NO_ONE]
-    if not sea:  # the default set-up kept seat 0 off the coast: nothing to show here
-        return
+    coast = next(v for v in topo.land_vertices if distance_ok(t.state, v)
+                 and any(not topo.edge_is_land[e] for e in topo.vertex_edges[v]))
+    t.place(0, coast)
+    sea = next(e for e in topo.vertex_edges[coast] if not topo.edge_is_land[e])
     t.give(0, lumber=1, brick=1)
-    t.when(BuildRoad(seat=0, edge=sea[0]))
-    assert sea[0] in t.state.players[0].roads
+    t.when(BuildRoad(seat=0, edge=sea))
+    assert sea in t.state.players[0].roads
 
 
 def test_a_permit_allows_a_settlement_away_from_the_network() -> None:
@@ -38,8 +37,6 @@ def test_a_permit_allows_a_settlement_away_from_the_network() -> None:
 
     t = toy("toy-reach", install)
     t.turn_of(0)
-    from services.rules.engine.base.roads import distance_ok
-
     mine = network_vertices(t.state, 0)
     site = next(v for v in t.state.board.topo.land_vertices
                 if distance_ok(t.state, v) and v not in mine)
