@@ -5,8 +5,12 @@
     events = decide(state, command, dealer)             # or raises Rejected(rule_id, message)
     for e in events: evolve(state, e)                   # mutates and returns the state
     pending(state), view(state, seat), score(state), state.copy()
+    chance_outcomes(state, command)                     # every outcome of its chance, with p
 
-No I/O happens here; all chance comes from the dealer and is written into events.
+No I/O happens here; all chance comes from the dealer and is written into events. A game is
+played on a map (`new_game(map=...)`, else its scenario's, else "base"; mapdata.py) by a
+ruleset: the base rules plus modules (modules.py) that extend the vocabularies (vocab.py) and
+wrap the hooks (hooks.py). `next_prompt` says which of several prompts is answered first.
 """
 
 from __future__ import annotations
