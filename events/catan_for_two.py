@@ -12,6 +12,7 @@ from typing import Literal
 
 from events.commands import Command
 from events.events import Event
+from events.registry import register_module
 from events.types import Bundle, Resource
 
 NeutralPiece = Literal["road", "settlement"]
@@ -130,3 +131,6 @@ class KnightDiscarded(Event, frozen=True, kw_only=True):
     """A face-up knight of `seat` left the table (it no longer counts for Largest Army)."""
 
     seat: int
+
+
+register_module(__name__, Command, Event)

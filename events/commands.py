@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.registry import register_module
 from events.types import Bundle, Resource
 
 
@@ -134,3 +135,6 @@ class ConfirmTrade(Command, frozen=True, kw_only=True):
 
 class CancelTrade(Command, frozen=True, kw_only=True):
     pass
+
+
+register_module(__name__, Command)

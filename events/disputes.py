@@ -19,6 +19,7 @@ from typing import Literal
 
 from events.commands import Command
 from events.events import Event
+from events.registry import register_module
 
 REFEREE = -1
 MAX_CLAIM = 280
@@ -100,3 +101,6 @@ class RulingReviewed(Event, frozen=True, kw_only=True):
     rule_id: str
     rule: str
     message: str
+
+
+register_module(__name__, Command, Event)

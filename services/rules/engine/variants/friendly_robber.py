@@ -24,8 +24,8 @@ import msgspec
 
 from services.rules.engine.base.scoring import public_vp
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import NO_ONE, Rules, State
 
 register({
     "friendly_robber.hex.protected": (
@@ -71,7 +71,7 @@ def fallback_hexes(state: State) -> list[int]:
     return [state.robber] if state.robber != NO_ONE else []
 
 
-class FriendlyRobber(Module):
+class FriendlyRobber(Module[State, Params]):
     name = "friendly-robber"
     description = (
         "The robber spares players with only their starting VP (start_vp=N, default 2); "
@@ -79,7 +79,7 @@ class FriendlyRobber(Module):
     )
     Params = Params
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         start_vp: int = params.start_vp
         previous_hexes = rules.robber_hexes
         previous_victims = rules.robber_victims

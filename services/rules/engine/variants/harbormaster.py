@@ -23,9 +23,10 @@ from typing import Any
 from events.events import CityBuilt, Event, GameCreated, SettlementBuilt
 from events.harbormaster import HarbormasterChanged
 from services.rules.engine.chance import Dealer
+from services.rules.engine.narration import Narrator, Places, narrator
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import NO_ONE, Rules, State
 
 EXT = "harbormaster"
 CARD_VP = 2
@@ -121,14 +122,25 @@ def same(x: int) -> int:
     return x
 
 
-class Harbormaster(Module):
+def narrate_changed(e: HarbormasterChanged, at: Places) -> str:
+    if e.holder is None:
+        return "The Harbormaster card goes back to the supply"
+    return f"{at.who(e.holder)} takes the Harbormaster card ({e.points[e.holder]} harbor points)"
+
+
+NARRATION: dict[type[Event], Narrator] = dict([narrator(HarbormasterChanged, narrate_changed)])
+
+
+class Harbormaster(Module[State, None]):
     name = "harbormaster"
     description = (
         "Harbor points (settlement 1, city 2 on a harbor); the first to 3 takes the "
         "Harbormaster card (2 VP); play to one more VP."
     )
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    narration = NARRATION
+
+    def install(self, rules: Rules, params: Any) -> None:
         rules.ext(EXT, init_holder, same)
         rules.view_ext[EXT] = view_harbormaster
         rules.evolvers[HarbormasterChanged] = evolve_changed
