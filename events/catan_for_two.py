@@ -1,4 +1,4 @@
-"""Commands and events of the Catan for Two variant (RULES.md §5; engine module
+"""Commands and events of the Catan for Two variant (docs/rules/catan-for-two.md §5; engine module
 `services.rules.engine.variants.catan_for_two`).
 
 Neutral players are owners 2 and 3 of a 2-seat game (`neutral` fields): they never act, the

@@ -21,7 +21,7 @@ class Command(msgspec.Struct, tag=True, frozen=True, forbid_unknown_fields=True,
     seat: int
 
 
-# --- set-up (RULES.md §1.3) ---------------------------------------------------------------
+# --- set-up (docs/rules/base.md §1.3) ---------------------------------------------------------------
 
 
 class PlaceSettlement(Command, frozen=True, kw_only=True):

@@ -1,4 +1,4 @@
-"""Commands and events of undo and contested rulings (DESIGN.md "Undo, audit, contest").
+"""Commands and events of undo and contested rulings (docs/design.md "Undo, audit, contest").
 
 Undo is an event, never a deletion: a seat proposes to go back to `to_version`, the seats the
 table's policy names answer, and `Reverted` brings the state back to what it was at

@@ -1,4 +1,4 @@
-"""Commands and events of the Catan Event Cards variant (RULES.md §3).
+"""Commands and events of the Catan Event Cards variant (docs/rules/event-cards.md §3).
 
 The drawn card is public (`EventCardDrawn`). The choices of a simultaneous stage
 (`EventChoiceMade`) are private until the stage resolves; cards handed from one player to

@@ -1,4 +1,4 @@
-"""Events of the Harbormaster variant (RULES.md §4; engine module `variants/harbormaster.py`)."""
+"""Events of the Harbormaster variant (docs/rules/harbormaster.md §4; engine module `variants/harbormaster.py`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hexlog rules engine: a pure decider (DESIGN.md "The decider contract").
+"""The hexlog rules engine: a pure decider (docs/design.md "The decider contract").
 
     created = new_game(game_id, seats=4, seed=b"...")   # GameCreated (layout decided here)
     state = initial_state(created)

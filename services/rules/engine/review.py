@@ -1,4 +1,4 @@
-"""Reviewed rulings in the fold (DESIGN.md "Undo, audit, contest").
+"""Reviewed rulings in the fold (docs/design.md "Undo, audit, contest").
 
 Any seat of any game may contest a ruling; the rules service re-judges it (it needs the game's
 log and rulings, so the judging lives in services/rules/disputes.py) and appends

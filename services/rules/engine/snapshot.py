@@ -1,4 +1,4 @@
-"""State snapshots: a state as plain JSON and back (DESIGN.md "Snapshots are a cache").
+"""State snapshots: a state as plain JSON and back (docs/design.md "Snapshots").
 
 Plain data rather than pickle: a snapshot read from Redis must never be able to run code.
 `load(dump(s), created)` rebuilds a state equal to `s` (`to_dict` equal); the board and ruleset

@@ -15,7 +15,7 @@ from typing import Any
 from services.rules.engine.board import Board
 from services.rules.engine.ruleset import Ruleset
 
-# Phases of the base turn (RULES.md §1.3–1.6). Modules may add their own (strings, namespaced).
+# Phases of the base turn (docs/rules/base.md §1.3–§1.6). Modules may add their own (strings, namespaced).
 SETUP = "setup"
 ROLL = "roll"
 DISCARD = "discard"
@@ -85,7 +85,7 @@ class Player:
 
 
 class Trade:
-    """An open domestic offer from the active seat (RULES.md §1.10).
+    """An open domestic offer from the active seat (docs/rules/base.md §1.10).
 
     `answers` maps a responder to "accept", "reject" or its counter terms `(give, get)` seen
     from the responder's side.

@@ -1,4 +1,4 @@
-"""Table rule: undo, by consent of the other seats or by the referee (DESIGN.md "Undo, audit,
+"""Table rule: undo, by consent of the other seats or by the referee (docs/design.md "Undo, audit,
 contest"). Chosen like a variant: `ModuleSpec("undo", {"policy": "consent"})`; `referee` lets
 only the referee approve; without the module (tournaments) a table never undoes.
 

@@ -1,4 +1,4 @@
-"""What a seat may see: `view(state, seat)` and `redact(event, seat)` (DESIGN.md "Visibility").
+"""What a seat may see: `view(state, seat)` and `redact(event, seat)` (docs/design.md "Visibility").
 
 A seat sees its own hand and development cards; of the others only counts. A spectator
 (seat None) sees counts only; a referee (`referee=True`) sees everything. Hidden information

@@ -1,4 +1,4 @@
-"""The base game (RULES.md §1), one file per area; `install` puts it into a ruleset."""
+"""The base game (docs/rules/base.md §1), one file per area; `install` puts it into a ruleset."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Roads, settlements and cities (RULES.md §1.7): costs, piece limits, the distance rule,
+"""Roads, settlements and cities (docs/rules/base.md §1.7): costs, piece limits, the distance rule,
 connection rules; and the evolvers that put pieces on the board (set-up included).
 
 `check_road` and `check_settlement_site` are the one place each kind of site is checked, for

@@ -1,4 +1,4 @@
-"""Development cards (RULES.md §1.8): buying (a secret draw), the one-card-per-turn and
+"""Development cards (docs/rules/base.md §1.8): buying (a secret draw), the one-card-per-turn and
 not-on-the-turn-bought rules, Knight, Road Building, Year of Plenty, Monopoly; VP cards are
 never played (they count in `total_vp`)."""
 

@@ -1,4 +1,4 @@
-"""Road networks: where a seat may build, and its longest road (RULES.md §1.7, §1.9).
+"""Road networks: where a seat may build, and its longest road (docs/rules/base.md §1.7, §1.9).
 
 A seat's network is its route pieces of every kind (`Player.roads`: roads, ships, bridges).
 A ruleset with a `route_weight` hook (a road beside a camel counts 2) searches with weights;

@@ -1,4 +1,4 @@
-"""Victory points, Longest Road, Largest Army and the win (RULES.md §1.8, §1.9, §1.11).
+"""Victory points, Longest Road, Largest Army and the win (docs/rules/base.md §1.8, §1.9, §1.11).
 
 Awards are decided by derivers: they look at the state after a move and say what changed, so
 the log records "Longest Road passes to Red" as an event rather than leaving it implicit.

@@ -1,4 +1,4 @@
-"""Set-up in snake order (RULES.md §1.3): settlement then road, twice; the second settlement
+"""Set-up in snake order (docs/rules/base.md §1.3): settlement then road, twice; the second settlement
 brings one resource per adjacent producing hex. The rounds are the ruleset's `setup_rounds`
 (a module plays settlement-then-city, say); pieces a map pre-places are down before set-up.
 The pieces' evolvers live in `building`, the site checks in `sites`."""

@@ -1,4 +1,4 @@
-"""Trading (RULES.md §1.10): maritime 4:1 / 3:1 / 2:1, and domestic offers between the active
+"""Trading (docs/rules/base.md §1.10): maritime 4:1 / 3:1 / 2:1, and domestic offers between the active
 player and the others — propose, accept, reject, counter, confirm, cancel. Only one offer is
 open at a time; while it is open the table waits for answers (phase `trade`)."""
 

@@ -1,4 +1,4 @@
-"""The turn (RULES.md §1.4–1.6): roll, production with bank shortage, the 7 (discards, robber,
+"""The turn (docs/rules/base.md §1.4–§1.6): roll, production with bank shortage, the 7 (discards, robber,
 steal), end of turn. `roll`, `resolve_dice`, `resolve_number`, `seven`, `seven_stage`,
 `production`, `robber_hexes`, `robber_victims`, `end_of_turn` and `wins` are ruleset hooks
 (hooks.py): modules wrap them (event cards draw instead of rolling, the friendly robber narrows

@@ -1,4 +1,4 @@
-"""Rules that exist only when two variants are played together (RULES.md §3 DECISIONS,
+"""Rules that exist only when two variants are played together (docs/rules/event-cards.md §3 DECISIONS,
 "Catan for Two"; §13 row 5).
 
 A combination rule belongs to neither module alone, and the base must not know of either, so

@@ -1,4 +1,4 @@
-"""Catan Event Cards (RULES.md §3): a deck of 36 number cards is drawn instead of rolling.
+"""Catan Event Cards (docs/rules/event-cards.md §3): a deck of 36 number cards is drawn instead of rolling.
 
 The active seat's `RollDice` still starts the turn (the `roll` hook is replaced, so bots and
 prompts need no change): it reveals the top card (`EventCardDrawn`), resolves the card's
@@ -260,13 +260,13 @@ def redact_assistance(e: AssistanceGiven, seat: int | None) -> Event:
 
 class EventCards(Module[State, Params]):
     name = "event-cards"
-    description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (RULES.md §3)."
+    description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (docs/rules/event-cards.md §3)."
     Params = Params
     advice = ADVICE
     narration = NARRATION
     conflicts = {
         "pirate-islands": "Pirate Islands moves its fleet by the smaller of two dice, and event "
-        "cards carry no dice values (RULES.md §3 DECISION)",
+        "cards carry no dice values (docs/rules/event-cards.md §3 DECISION)",
     }
 
     def install(self, rules: Rules, params: Any) -> None:

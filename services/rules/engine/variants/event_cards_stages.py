@@ -1,4 +1,4 @@
-"""Catan Event Cards: what each event does (RULES.md §3.3 and its DECISIONS), with the choice
+"""Catan Event Cards: what each event does (docs/rules/event-cards.md §3.3 and its DECISIONS), with the choice
 stages some events open, and the production that follows once the event is resolved.
 
 An event either acts at once (Robber Flees; Epidemic and Robber Attacks act through the

@@ -1,4 +1,4 @@
-"""Variant: Catan for Two (RULES.md §5, rules 1–8; seed 001 §2④). Two seats, 10 VP.
+"""Variant: Catan for Two (docs/rules/catan-for-two.md §5, rules 1–8). Two seats, 10 VP.
 
 Two neutral colours block the board, the active player rolls twice per turn, builds a free
 neutral road/settlement after each road/settlement of their own, and spends trade tokens on a
@@ -19,7 +19,7 @@ Design notes:
   `roll` hook (dice, or what a module puts instead); the second is `second_roll`, which re-rolls
   a repeated total with `DiceRerolled` events (no effect). Nothing else reads `step`/`first`,
   so a combination replaces the second step only: with event-cards, variants/combinations.py
-  makes it a second card draw (RULES.md §3 DECISION). The handler (not the `roll` hook) is
+  makes it a second card draw (docs/rules/event-cards.md §3 DECISION). The handler (not the `roll` hook) is
   wrapped because event-cards *replaces* the `roll` hook: so the module order does not matter.
 - Neutral building (rule 5): the BuildRoad/BuildSettlement handlers are wrapped to append
   `NeutralBuildRequired` when some neutral piece fits (checked on the board *after* the build);

@@ -84,7 +84,7 @@ def discard_knight(state: State, cmd: commands.DiscardKnight, dealer: Dealer) ->
 
 
 def derive_army(state: State, dealer: Dealer) -> list[Event]:
-    """After a knight discard (RULES.md §5): a holder left with < 3 face-up knights or not
+    """After a knight discard (docs/rules/catan-for-two.md §5): a holder left with < 3 face-up knights or not
     more than the opponent loses the card; it goes to the sole player with the most (>= 3)."""
     holder = state.army_holder
     if holder == NO_ONE:
