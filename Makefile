@@ -18,6 +18,7 @@ tournament: $(STAMP)
 	$(BIN)/hexlog tournament --bots random,heuristic --games 16 --seed readme
 
 test: $(STAMP)
+	scripts/system-packages
 	$(BIN)/pytest
 
 lint: $(STAMP)

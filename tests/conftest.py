@@ -19,6 +19,7 @@ import pytest
 from redis.asyncio import Redis
 
 sys.path.insert(0, str(Path(__file__).parent / "service"))
+sys.path.insert(0, str(Path(__file__).parent / "audit"))
 
 from service_helpers import Worker, spawn, spawn_rules  # noqa: E402
 

@@ -1,0 +1,68 @@
+"""A game's picture at a version, for a viewer: what `hexlog render` writes and what the
+replay page and chat adapters show.
+
+The board is the fold of events 1..v; the panel is `view(state, seat)` for the viewer (the
+referee sees everything, a spectator no hand); the last move — the events of the command that
+ended at v — is highlighted at every place its events name, and narrated as the viewer may
+read it.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from events.events import Event
+from services.audit.replay import Viewer, fold_to
+from services.render.narrate import Context, narrate
+from services.render.svg import Highlight, board_svg
+from services.rules.engine import view
+from services.rules.engine.state import State
+from services.rules.record import GameRecord
+
+
+def last_move(record: GameRecord, version: int) -> list[Event]:
+    """The events of the command whose batch holds `version`, up to `version`."""
+    for batch in record.batches:
+        if batch.first <= version <= batch.last:
+            return [r.event for r in record.events[batch.first - 1: version]]
+    return [record.events[version - 1].event]
+
+
+def highlight_of(events: list[Event]) -> Highlight:
+    """Every vertex, edge and hex an event of the move names (by the fields `vertex`, `edge`,
+    `hex`, or lists of them), whatever module the event comes from."""
+    found: dict[str, set[int]] = {"vertex": set(), "edge": set(), "hex": set()}
+    for event in events:
+        for name, value in msgspec.structs.asdict(event).items():
+            place = name.rstrip("s")
+            if place in found:
+                if isinstance(value, int) and value >= 0:
+                    found[place].add(value)
+                elif isinstance(value, (list, tuple)):
+                    found[place].update(v for v in value if isinstance(v, int) and v >= 0)
+    return Highlight(frozenset(found["vertex"]), frozenset(found["edge"]), frozenset(found["hex"]))
+
+
+def picture(record: GameRecord, version: int | None, who: Viewer) -> str:
+    """The SVG of the game at `version` (default: the last) as `who` sees it."""
+    state = fold_to(record, version)
+    return picture_of(record, state, who)
+
+
+def picture_of(record: GameRecord, state: State, who: Viewer) -> str:
+    """The SVG of `state` (the fold of `record` to `state.version`) as `who` sees it."""
+    v = state.version
+    seen = view(state, who.seat, referee=who.referee)
+    move = last_move(record, v)
+    ctx = Context(state.names, state.board)
+    said = narrate(who.sees(state, move[-1]), ctx) if move else ""
+    return board_svg(state, seen, highlight=highlight_of(move),
+                     title=f"{record.game_id} · as {who}", narration=said)
+
+
+def to_png(svg: str, scale: float = 1.0) -> bytes:
+    """PNG bytes of an SVG document (cairosvg: a maintained SVG rasteriser on cairo)."""
+    import cairosvg
+
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode(), scale=scale)
+    return png

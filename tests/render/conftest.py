@@ -1,0 +1,31 @@
+"""A real headless Chromium (Debian's package) driven by Playwright, for the replay page tests.
+
+In CI the browser is installed by `.ci/run`; if it is missing here the tests fail with the
+install command, never skip: a replay page nobody opened in a browser is not tested."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("HEXLOG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# The flags a sandboxed, offline machine needs: no background network, no first-run work.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package "
+                    "(apt-get install chromium) or set HEXLOG_CHROMIUM")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
