@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from recording import Recorder, bot_chooser
 
 from events.events import CardStolen, CityBuilt, DevelopmentCardBought, SettlementBuilt
