@@ -187,11 +187,12 @@ def _token(doc: _Doc, cx: float, cy: float, numbers: tuple[int, ...]) -> None:
             f'stroke="#5d4037"/><text x="{cx:.1f}" y="{cy + 2:.1f}" font-size="{size}" '
             f'text-anchor="middle" font-weight="bold" fill="{"#c62828" if red else "#222"}">'
             f'{label}</text>')
-    if len(numbers) == 1:
+    if len(numbers) == 1 and pips(numbers[0]):
+        # All dots in one path: a picture is rasterised element by element.
         dots = pips(numbers[0])
-        for i in range(dots):
-            x = cx + (i - (dots - 1) / 2) * 3.6
-            doc.add(f'<circle cx="{x:.1f}" cy="{cy + 9:.1f}" r="1.3" fill="#222"/>')
+        arcs = "".join(f"M{cx + (i - (dots - 1) / 2) * 3.6 - 1.3:.1f},{cy + 9:.1f}"
+                       "a1.3,1.3 0 1,0 2.6,0a1.3,1.3 0 1,0 -2.6,0" for i in range(dots))
+        doc.add(f'<path class="pips" d="{arcs}" fill="#222"/>')
     doc.add("</g>")
 
 
