@@ -11,6 +11,8 @@ its own `$defs`:
     command-envelope.schema.json  the `__data__` of a command entry (events.envelope)
     event.schema.json             any event (tagged union on `type`)
     event-envelope.schema.json    an entry of a game's log (`__data__` of hexlog:{p}:g:<game>:ev)
+    board-base.json               the standard map's hex, vertex and edge ids (not a schema: the
+                                  reference a bot needs to read `BuildRoad(edge=74)`)
 
 The Python types name a base class (`Command`, `Event`) where any command or event may stand
 (a prompt's options, an envelope's command); the schemas put the union of every concrete type
@@ -67,7 +69,32 @@ def schema(kind: type | Any, title: str, description: str) -> dict[str, Any]:
             "description": description, **root, "$defs": dict(sorted(defs.items()))}
 
 
+def board_reference() -> str:
+    """The ids of the standard map (docs/rules/README.md §0.1 says how they are made): one
+    line per hex, vertex and edge, with its hexes `[q, r]`."""
+    from services.rules.engine import layout
+    from services.rules.engine.board import Board
+
+    topo = Board(*layout.beginner()).topo
+    hexes = [{"id": i, "hex": list(h), "land": topo.hex_is_land[i]} for i, h in enumerate(topo.hexes)]
+    vertices = [{"id": i, "hexes": [list(h) for h in v], "land": topo.vertex_is_land[i],
+                 "coastal": topo.vertex_is_coastal[i], "edges": list(topo.vertex_edges[i])}
+                for i, v in enumerate(topo.vertices)]
+    edges = [{"id": i, "hexes": [list(h) for h in e], "land": topo.edge_is_land[i],
+              "vertices": list(topo.edge_vertices[i])} for i, e in enumerate(topo.edges)]
+
+    def rows(items: list[dict[str, Any]]) -> str:
+        return "[\n" + ",\n".join("    " + json.dumps(x) for x in items) + "\n  ]"
+
+    return ('{\n  "map": "base",\n  "about": "ids of hexes, vertices and edges on the standard '
+            'map; hexes are axial [q, r]; see docs/rules/README.md section 0.1",\n'
+            f'  "hexes": {rows(hexes)},\n  "vertices": {rows(vertices)},\n'
+            f'  "edges": {rows(edges)}\n}}\n')
+
+
 def generate() -> dict[str, str]:
-    """File name -> text of every schema file."""
-    return {f"{name}.schema.json": json.dumps(schema(kind, name, text), indent=2) + "\n"
-            for name, (kind, text) in _messages().items()}
+    """File name -> text of every file of docs/schemas/."""
+    files = {f"{name}.schema.json": json.dumps(schema(kind, name, text), indent=2) + "\n"
+             for name, (kind, text) in _messages().items()}
+    files["board-base.json"] = board_reference()
+    return files

@@ -27,10 +27,10 @@ from typing import Any
 from redis.asyncio import Redis
 
 from events.requests import CreateGame
-from services.cli.errors import UsageError
+from services.cli.errors import CliError, UsageError
 from services.cli.options import data_dir, modules_from
 from services.cli.progress import CountProgress
-from services.cli.server import say
+from services.cli.server import redis_problem, say
 from services.client import Client, new_id
 from services.projections.projector import BENCH_STATUS, game_key
 from services.rules.protocol import latency_key
@@ -74,6 +74,8 @@ def bench_server(args: argparse.Namespace) -> Iterator[str]:
             if server.how == "attached":
                 raise UsageError(f"--data-dir {folder} is in use by another server; the "
                                  "benchmark needs a folder of its own")
+            if server.how == "env" and (problem := redis_problem(server.url)):
+                raise CliError(f"cannot reach Redis (REDIS_URL): {problem}")
             where = ("REDIS_URL (its games are deleted after)" if server.how == "env"
                      else f"a Valkey of its own in {folder}" + (" (removed after)" if own else ""))
             say(f"bench e2e: on {where}")

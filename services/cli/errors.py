@@ -76,8 +76,9 @@ def describe(exc: BaseException) -> tuple[str, int]:
                 "REDIS_URL, and deploy/users.acl)"), FAILURE
     if isinstance(exc, redis_errors.ConnectionError | redis_errors.TimeoutError):
         where = "REDIS_URL" if os.environ.get("REDIS_URL") else "the embedded Valkey"
-        return (f"cannot reach Redis ({where}): {exc or type(exc).__name__}. Is the server "
-                "running? Without REDIS_URL hexlog starts its own."), FAILURE
+        reason = (str(exc) or type(exc).__name__).rstrip(".")
+        return (f"lost Redis ({where}): {reason}. Is the server running? Without REDIS_URL "
+                "hexlog starts its own."), FAILURE
     if isinstance(exc, redis_errors.ResponseError):
         return f"Redis answered with an error: {exc}", FAILURE
     if isinstance(exc, OSError) and exc.strerror:

@@ -8,9 +8,9 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
-from services.cli.errors import EXIT_CODES, run_guarded
+from services.cli.errors import EXIT_CODES, USAGE, run_guarded
 from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
     add_rules_options,
     at_least,
@@ -20,6 +20,13 @@ from services.cli.options import (  # noqa: F401  (re-exported: other modules im
     seat_count,
 )
 from services.rules.engine.modules import MODULES
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (exit 2) like every other error of hexlog."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
 
 
 def version_text() -> str:
@@ -66,7 +73,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="hexlog",
         description="An event-sourced Catan game service: rules, bots, tournaments, replay.",
         epilog=EXIT_CODES + " Data: the embedded Valkey keeps its data in --data-dir, else "

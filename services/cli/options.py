@@ -126,8 +126,9 @@ def check_modules(specs: tuple[ModuleSpec, ...], seats: int) -> None:
         try:
             module.params(spec)
         except (ValueError, TypeError) as exc:
-            raise UsageError(f"--variant {spec_text(spec)}: {param_problem(module, exc)} "
-                             f"({takes(module)})") from None
+            problem = "" if module.Params is None else f"{param_problem(module, exc)} ("
+            raise UsageError(f"--variant {spec_text(spec)}: {problem}{takes(module)}"
+                             f"{')' if problem else ''}") from None
 
 
 def spec_text(spec: ModuleSpec) -> str:

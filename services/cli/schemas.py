@@ -25,12 +25,12 @@ def cmd_schemas(args: argparse.Namespace) -> int:
         if stale:
             raise CliError(f"{out}: {', '.join(stale)} differ from the code; run "
                            f"`hexlog schemas --out {out}`")
-        print(f"{out}: {len(files)} schemas match the code")
+        print(f"{out}: {len(files)} files match the code")
         return 0
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} schemas to {out}")
+    print(f"wrote {len(files)} files to {out}")
     return 0
 
 

@@ -21,9 +21,10 @@ from contextlib import contextmanager
 
 from redis.asyncio import Redis
 
+from services.cli.errors import CliError
 from services.cli.options import data_dir
 from services.runtime import processes
-from services.runtime.shared import Server, open_server
+from services.runtime.shared import Server, open_server, redact
 
 
 def say(text: str) -> None:
@@ -31,14 +32,33 @@ def say(text: str) -> None:
     print(f"hexlog: {text}", file=sys.stderr, flush=True)
 
 
+def redis_problem(url: str) -> str | None:
+    """Why Redis at `url` cannot be used right now, or None when it answers."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        client.ping()
+        return None
+    except redis.RedisError as exc:
+        return (str(exc) or type(exc).__name__).rstrip(".")
+    finally:
+        client.close()
+
+
 @contextmanager
-def server_for(args: argparse.Namespace, command: str, *, announce: bool = True) -> Iterator[Server]:
-    """The server for this command; services it starts log to `<data dir>/logs/`."""
+def server_for(args: argparse.Namespace, command: str, *,
+               reachable: bool = True) -> Iterator[Server]:
+    """The server for this command, said on stderr; services it starts log to
+    `<data dir>/logs/`. With `reachable`, a `$REDIS_URL` that does not answer fails the
+    command at once (CliError), before it starts anything."""
     root = data_dir(args)
     processes.use_log_dir(root / "logs")
     with open_server(root, command, say=say) as server:
-        if announce:
-            say(server.describe())
+        say(server.describe())
+        if reachable and server.how == "env" and (problem := redis_problem(server.url)):
+            raise CliError(f"cannot reach Redis at {redact(server.url)} (REDIS_URL): {problem}. "
+                           "Is the server running? Without REDIS_URL hexlog starts its own.")
         yield server
 
 

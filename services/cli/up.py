@@ -36,27 +36,13 @@ def check_bots(text: str) -> list[str]:
     return specs
 
 
-def redis_problem(url: str) -> str | None:
-    """Why Redis at `url` cannot be used right now, or None when it answers."""
-    import redis
-
-    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
-    try:
-        client.ping()
-        return None
-    except redis.RedisError as exc:
-        return str(exc) or type(exc).__name__
-    finally:
-        client.close()
-
-
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
 def cmd_up(args: argparse.Namespace) -> int:
     from bots.registry import parse_bot_spec
-    from services.cli.server import say, server_for
+    from services.cli.server import redis_problem, say, server_for
     from services.runtime import processes
     from services.runtime.logging import configure
     from services.runtime.users import pools_url, role_url
@@ -64,7 +50,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     configure(args.log_level)
     specs = check_bots(args.bots)
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
-    with server_for(args, "up") as server:
+    with server_for(args, "up", reachable=False) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
         url = server.url
         # Each service as its own Redis user on the embedded server; with REDIS_URL (a server
@@ -78,7 +64,7 @@ def cmd_up(args: argparse.Namespace) -> int:
             processes.Supervised("bots", processes.hexlog_command(
                 "serve", "bots", "--bots", ",".join(specs)), urls[2]),
         ]
-        say(f"running rules, projections and bots ({', '.join(specs)}); their logs are in "
+        say(f"supervising rules, projections and bots ({', '.join(specs)}); their logs are in "
             f"{processes.log_dir()}; Ctrl-C stops")
         say("in another terminal: `hexlog play` plays a game on this server, "
             "`hexlog replay GAME --follow` watches one")

@@ -195,7 +195,8 @@ class Supervisor:
         self.blocked += 1
         pause = max(1.0, backoff(self.blocked + 1))
         self.gate_due = now + pause
-        self.say(f"waiting for Redis: {reason}; trying again in {pause:.0f}s (Ctrl-C stops)")
+        self.say(f"waiting for Redis: {reason.rstrip('.')}; trying again in {pause:.0f}s "
+                 "(Ctrl-C stops)")
         return False
 
     def run_forever(self, poll_s: float = 0.5) -> None:
