@@ -27,14 +27,14 @@ DATA_DIR_ENV = "HEXLOG_DATA_DIR"
 DEFAULT_DATA_DIR = ".hexlog"
 
 
-def at_least(low: int, what: str = "a whole number") -> Callable[[str], int]:
+def at_least(low: int) -> Callable[[str], int]:
     """An argparse type: an integer >= `low` (`--games 0` is refused, not run)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
         return value

@@ -54,18 +54,17 @@ def play_bots(args: argparse.Namespace) -> list[str]:
     """The bot of each seat. Without --bots: the default bots for the most seats the chosen
     modules allow (2 with catan-for-two, else 4). Raises UsageError (with the reason) for
     bots, modules or parameters that cannot be played together — before anything starts."""
-    from bots.registry import SHIPPED
+    from bots.registry import POOL_NAME
     from services.cli.rulesets import DEFAULT_BOTS as BY_SEATS
     from services.cli.rulesets import SEAT_COUNTS, default_seats
 
     specs = modules_from(args)
     text = args.bots if args.bots is not None else BY_SEATS[default_seats(specs)]
     bots = [b.strip() for b in text.split(",") if b.strip()]
-    unknown = sorted({b for b in bots if b not in SHIPPED})
-    if unknown:
-        raise UsageError(f"--bots: unknown bot(s) {', '.join(unknown)} (shipped: "
-                         f"{', '.join(SHIPPED)}; `hexlog tournament` also takes bots by import "
-                         "path or run by your own worker)")
+    bad = sorted({b for b in bots if not POOL_NAME.fullmatch(b)})
+    if bad:
+        raise UsageError(f"--bots: {', '.join(map(repr, bad))} cannot be a bot's name "
+                         "(letters, digits, _ . -)")
     if len(bots) not in SEAT_COUNTS:
         raise UsageError(f"a game has 2 to 4 seats, not {len(bots)} (--bots names one bot per seat)")
     try:
@@ -75,6 +74,17 @@ def play_bots(args: argparse.Namespace) -> list[str]:
             raise UsageError(f"{exc} (--bots names one bot per seat)") from None
         raise
     return bots
+
+
+async def check_external(redis: Any, bots: list[str]) -> None:
+    """A bot that is not shipped must be a pool some worker registered (docs/protocol.md §3)."""
+    from bots.registry import SHIPPED
+    from services.tournament.runner import bot_registered
+
+    for bot in sorted(set(bots) - set(SHIPPED)):
+        if not await bot_registered(redis, bot):
+            raise UsageError(f"--bots: unknown bot {bot!r}: not shipped ({', '.join(SHIPPED)}), "
+                             "and no worker registered it on this Redis (docs/protocol.md §3)")
 
 
 def seed_from_text(text: str) -> str:
@@ -88,13 +98,15 @@ def seed_from_text(text: str) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     import asyncio
 
+    from bots.registry import SHIPPED
     from services.runtime.logging import configure
 
     configure(args.log_level)
     bots = play_bots(args)
     from services.cli.server import services_running
 
-    with server_for(args, "play") as server, services_running(server, sorted(set(bots))):
+    shipped = sorted({b for b in bots if b in SHIPPED})  # the others: workers of their own
+    with server_for(args, "play") as server, services_running(server, shipped):
         result = asyncio.run(play_game(server.url, args, bots))
         # Printed now: a server this command started may yet wait for commands attached to it.
         print(json.dumps(result) if args.json else format_result(result), flush=True)
@@ -122,6 +134,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     client = Client(redis)
     try:
         await client.wait_for_rules()
+        await check_external(redis, bots)
         game_id = args.game_id or new_id()
         request = CreateGame(
             command_id=new_id("create"),
@@ -178,8 +191,10 @@ def register(sub: Any) -> None:
                                    "(attaching to a running `hexlog up`, or starting what it "
                                    "needs), then print who won and how the VP add up.")
     p.add_argument("--bots", default=None,
-                   help=f"one shipped bot per seat, comma-separated (default {DEFAULT_BOTS}; "
-                        "random,heuristic when a module is played with 2 seats only)")
+                   help=f"one bot per seat, comma-separated: shipped (random, heuristic), or a "
+                        "pool your own worker registered (docs/protocol.md); default "
+                        f"{DEFAULT_BOTS}, or random,heuristic when a module is played with 2 "
+                        "seats only")
     p.add_argument("--seed", default="",
                    help="the game's secret seed: any phrase, or the 64 hex digits a finished "
                         "game revealed (the same board and dice again); default: from the OS")

@@ -177,6 +177,8 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
     from services.client import Client
 
     async with connect(url) as redis:
+        if args.follow:
+            await wait_for_game(redis, args.source)
         record, meta = await load_game(redis, args.source)
         check_seat(record, who)
         if who.private and not finished(record):
@@ -190,6 +192,21 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
             print(follow_line(state, env.event, env.version, who), flush=True)
             if isinstance(env.event, GameFinished):
                 return
+
+
+async def wait_for_game(redis: Redis, game_id: str) -> None:
+    """`--follow` a game that does not exist yet: wait for it (start watching, then play)."""
+    import asyncio
+
+    from services.cli.server import say
+    from services.store import EventStore
+
+    store = EventStore(redis)
+    if await store.version(game_id):
+        return
+    say(f"waiting for game {game_id} to start (`hexlog play --game-id {game_id}`); Ctrl-C stops")
+    while not await store.version(game_id):
+        await asyncio.sleep(0.2)
 
 
 # --- audit ----------------------------------------------------------------------------------
@@ -328,7 +345,9 @@ def register(sub: Any) -> None:
                    help="show the game after this event (default: the last)")
     p.add_argument("--as", dest="as_", default="spectator", metavar="SEAT|spectator|referee",
                    help="whose view: a seat's private one, a spectator's, or the referee's")
-    p.add_argument("--follow", action="store_true", help="then stream new events of a live game")
+    p.add_argument("--follow", action="store_true",
+                   help="then show each new event of a live game as it is played, to its end "
+                        "(waits for a game that has not started yet)")
     p.add_argument("--tail", type=at_least(0), default=0, metavar="N",
                    help="list only the last N events (0: all)")
     _source_options(p)

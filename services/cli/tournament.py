@@ -111,7 +111,6 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
     from services.projections.projector import results_key
     from services.runtime.users import role_url
     from services.tournament.runner import (
-        TournamentError,
         TournamentRunner,
         bot_registered,
         wait_for_bots,
@@ -123,9 +122,10 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
         await wait_for_bots(redis, shipped)  # workers of this command (or already running)
         for bot in sorted(set(bots) - set(shipped)):
             if not await bot_registered(redis, bot):
-                raise TournamentError(
-                    f"unknown bot {bot!r}: not shipped, and no worker registered it on Redis "
-                    f"(start one with `hexlog serve bots --bots {bot}` or your own worker)")
+                raise UsageError(
+                    f"--bots: unknown bot {bot!r}: not shipped, and no worker registered it on "
+                    f"this Redis (start one with `hexlog serve bots --bots {bot}=module:Factory` "
+                    "or your own worker, docs/protocol.md)")
         runner = TournamentRunner(redis, spec, concurrency=args.concurrency)
         if not args.resume and (earlier := await runner.unfinished_run()):
             print(f"note: an earlier run of this tournament ({earlier}) did not finish; "
