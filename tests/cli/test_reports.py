@@ -106,3 +106,14 @@ def test_every_option_of_every_command_has_help() -> None:
     help_text = parser.format_help()
     for code in ("0 ok", "1 the command failed", "2 bad usage", "130 interrupted"):
         assert code in help_text
+
+
+def test_acl_prints_the_deploy_file_for_the_shipped_pools(hexlog: Hexlog) -> None:
+    from pathlib import Path
+
+    result = hexlog.run("acl")
+    assert result.code == 0
+    assert result.out == (Path(__file__).parents[2] / "deploy" / "users.acl").read_text()
+    mine = hexlog.run("acl", "--pools", "plain", "--password", "s3cret-{user}")
+    assert "user bot-plain on" in mine.out
+    assert ">s3cret-bot-plain" in mine.out
