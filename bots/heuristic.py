@@ -4,6 +4,10 @@ Priorities in its own turn: city > settlement > development card > road toward a
 maritime trade that brings a goal closer > end turn. It robs the leader's best hex, discards
 what it needs least and accepts offers that turn surplus into something it lacks. Deterministic
 for a given seed, so tournaments replay exactly.
+
+It knows the base game only. Whatever a rule module adds, the bot asks the module's advice
+(`engine.advice`, `Module.advice`) at three points: a stage it does not know, first thing in
+its main stage, and after its buildings; it never tests which variant is played.
 """
 
 from __future__ import annotations
@@ -11,8 +15,6 @@ from __future__ import annotations
 import random
 from typing import Any, TypeVar
 
-from bots import heuristic_catan_for_two as catan_for_two
-from bots import heuristic_event_cards as event_cards
 from events.commands import (
     AcceptTrade,
     BuildCity,
@@ -35,7 +37,10 @@ from events.commands import (
 )
 from events.prompts import Prompt, View
 from events.types import RESOURCE_INDEX, bundle_to_vector, vector_to_bundle
+from services.rules.engine.advice import Advice
 from services.rules.engine.board import Board
+from services.rules.engine.modules import advice_for, map_packages
+from services.rules.engine.views import board_of
 
 C = TypeVar("C", bound=Command)
 
@@ -55,13 +60,26 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._boards: dict[str, Board] = {}
+        self.advisors: list[Advice] = advice_for()
+
+    def advice(self, view: View, prompt: Prompt, point: str) -> Command | None:
+        """The first advice a module gives at this point (`stage`, `first`, `after_buildings`)."""
+        for advisor in self.advisors:
+            command: Command | None = getattr(advisor, point)(view, prompt, self)
+            if command is not None:
+                return command
+        return None
+
+    def goal(self, hand: list[int]) -> tuple[int, ...]:
+        """What this hand saves for: a city with 3 ore and grain, else a settlement."""
+        return COSTS["city"] if hand[3] + hand[4] >= 3 else COSTS["settlement"]
 
     # --- board sense ------------------------------------------------------------------------
 
     def board(self, view: View) -> Board:
         b = self._boards.get(view.game_id)
         if b is None:
-            b = Board(view.tiles, view.harbors)
+            b = board_of(view, map_packages())  # a scenario's map and terrains too
             self._boards = {view.game_id: b}  # one game at a time per seat is the common case
         return b
 
@@ -111,11 +129,7 @@ class HeuristicBot:
             return self.best_road(view, prompt, setup=False)
         if stage == "trade_answer":
             return self.answer_trade(view, prompt)
-        if stage == "catan_for_two.give_back":
-            hand = bundle_to_vector(view.players[prompt.seat].hand or {})
-            goal = COSTS["city"] if hand[3] + hand[4] >= 3 else COSTS["settlement"]
-            return catan_for_two.give_back(prompt, hand, goal)
-        return prompt.default
+        return self.advice(view, prompt, "stage") or prompt.default
 
     def of(self, prompt: Prompt, kind: type[C]) -> list[C]:
         return [o for o in prompt.options if isinstance(o, kind)]
@@ -163,7 +177,7 @@ class HeuristicBot:
 
     def discard(self, view: View, prompt: Prompt) -> Command:
         hand = bundle_to_vector(prompt.hand or {})
-        keep_for = COSTS["city"] if hand[3] + hand[4] >= 3 else COSTS["settlement"]
+        keep_for = self.goal(hand)
         out = [0] * 5
         for _ in range(prompt.discard):
             # Drop the card with the largest surplus over what the next build needs.
@@ -202,19 +216,19 @@ class HeuristicBot:
     def main(self, view: View, prompt: Prompt) -> Command:
         seat = prompt.seat
         board = self.board(view)
-        # Catan for Two: a token action (forced trade first, then build with what it brought).
-        tokens = catan_for_two.token_action(view, prompt, self.robber_hurts_me(view, seat))
-        if tokens is not None:
-            return tokens
+        # A module's move first (Catan for Two: a token action, then build with what it brought).
+        first = self.advice(view, prompt, "first")
+        if first is not None:
+            return first
         cities = self.of(prompt, BuildCity)
         if cities:
             return max(cities, key=lambda o: (self.vertex_value(board, o.vertex), -o.vertex))
         settlements = self.of(prompt, BuildSettlement)
         if settlements:
             return self.best_settlement(view, prompt)
-        repair = event_cards.repair_road(prompt)  # Event Cards: a damaged road blocks new roads
-        if repair is not None:
-            return repair
+        advised = self.advice(view, prompt, "after_buildings")  # Event Cards: mend a road
+        if advised is not None:
+            return advised
         played = self.play_card(view, prompt)
         if played is not None:
             return played

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 from bots.sdk import Bot, reseed
 from events.events import Event, GameCreated
-from events.prompts import Prompt
-from services.rules.engine import decide, evolve, initial_state, pending, view
+from services.rules.engine import decide, evolve, initial_state, next_prompt, pending, view
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import State
+
+__all__ = ["LocalGame", "next_prompt", "play"]  # next_prompt lives in the engine now
 
 
 @dataclass
@@ -22,15 +23,6 @@ class LocalGame:
     state: State
     log: list[Event] = field(default_factory=list)
     decisions: int = 0
-
-
-def next_prompt(state: State, prompts: list[Prompt]) -> Prompt:
-    """Others answer before the active seat closes (discards, trade answers): the same order
-    the rules service uses when it plays a game through Redis."""
-    for p in prompts:
-        if p.seat != state.current:
-            return p
-    return prompts[0]
 
 
 def play(

@@ -1,4 +1,4 @@
-"""Commands and events of the Catan for Two variant (RULES.md §5; engine module
+"""Commands and events of the Catan for Two variant (docs/rules/catan-for-two.md §5; engine module
 `services.rules.engine.variants.catan_for_two`).
 
 Neutral players are owners 2 and 3 of a 2-seat game (`neutral` fields): they never act, the
@@ -12,6 +12,7 @@ from typing import Literal
 
 from events.commands import Command
 from events.events import Event
+from events.registry import register_module
 from events.types import Bundle, Resource
 
 NeutralPiece = Literal["road", "settlement"]
@@ -130,3 +131,6 @@ class KnightDiscarded(Event, frozen=True, kw_only=True):
     """A face-up knight of `seat` left the table (it no longer counts for Largest Army)."""
 
     seat: int
+
+
+register_module(__name__, Command, Event)

@@ -1,9 +1,9 @@
 """Encoding and decoding of everything that travels or is stored (JSON, via msgspec).
 
-The command and event unions are built from every subclass of `Command` and `Event` that is
-defined when the codec is first used, so rule modules add their types just by defining them
-(import `services.rules.engine` first to load every module). One decoder per union, created
-once (msgspec's advice); unknown fields and wrong types are refused with the field's path.
+The command and event unions are built from the wire registry (events/registry.py), which
+`codec()` loads first: every wire module registers its types, so a rule module adds its own
+by registering them in its wire file. Nothing here imports the engine. One decoder per union,
+created once (msgspec's advice); unknown fields and wrong types are refused with the path.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
 from events.prompts import Prompt, View
+from events.registry import command_types, event_types, load
 from events.schema import has_upcasters, upcast, version_of
 
 MAX_COMMAND_BYTES = 16 * 1024
@@ -24,17 +25,6 @@ MAX_COMMAND_BYTES = 16 * 1024
 
 class CodecError(ValueError):
     """Input that cannot be a valid message; the text says which field and why."""
-
-
-def leaf_types(base: type) -> tuple[type, ...]:
-    seen: list[type] = []
-    stack: list[type] = list(base.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if not cls.__subclasses__():
-            seen.append(cls)
-    return tuple(sorted(seen, key=lambda c: c.__name__))
 
 
 class _WireCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -57,8 +47,9 @@ class _WireEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 class Codec:
     def __init__(self) -> None:
-        self.command_types = leaf_types(Command)
-        self.event_types = leaf_types(Event)
+        load()
+        self.command_types = command_types()
+        self.event_types = event_types()
         self.command_union: Any = Union[self.command_types]  # noqa: UP007 (runtime union)
         self.event_union: Any = Union[self.event_types]  # noqa: UP007
         self.encoder = msgspec.json.Encoder()
@@ -149,7 +140,5 @@ class Codec:
 
 @cache
 def codec() -> Codec:
-    """The process-wide codec (built on first use, after the rule modules are loaded)."""
-    import services.rules.engine  # noqa: F401  (defines every module's commands and events)
-
+    """The process-wide codec (built on first use, once every wire module is registered)."""
     return Codec()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.registry import register_module
 from events.types import Bundle, Resource
 
 
@@ -20,7 +21,7 @@ class Command(msgspec.Struct, tag=True, frozen=True, forbid_unknown_fields=True,
     seat: int
 
 
-# --- set-up (RULES.md §1.3) ---------------------------------------------------------------
+# --- set-up (docs/rules/base.md §1.3) ---------------------------------------------------------------
 
 
 class PlaceSettlement(Command, frozen=True, kw_only=True):
@@ -134,3 +135,6 @@ class ConfirmTrade(Command, frozen=True, kw_only=True):
 
 class CancelTrade(Command, frozen=True, kw_only=True):
     pass
+
+
+register_module(__name__, Command)

@@ -1,4 +1,4 @@
-"""Commands and events of undo and contested rulings (DESIGN.md "Undo, audit, contest").
+"""Commands and events of undo and contested rulings (docs/design.md "Undo, audit, contest").
 
 Undo is an event, never a deletion: a seat proposes to go back to `to_version`, the seats the
 table's policy names answer, and `Reverted` brings the state back to what it was at
@@ -19,6 +19,7 @@ from typing import Literal
 
 from events.commands import Command
 from events.events import Event
+from events.registry import register_module
 
 REFEREE = -1
 MAX_CLAIM = 280
@@ -100,3 +101,6 @@ class RulingReviewed(Event, frozen=True, kw_only=True):
     rule_id: str
     rule: str
     message: str
+
+
+register_module(__name__, Command, Event)

@@ -1,4 +1,4 @@
-"""Commands and events of the Catan Event Cards variant (RULES.md §3).
+"""Commands and events of the Catan Event Cards variant (docs/rules/event-cards.md §3).
 
 The drawn card is public (`EventCardDrawn`). The choices of a simultaneous stage
 (`EventChoiceMade`) are private until the stage resolves; cards handed from one player to
@@ -12,6 +12,7 @@ from typing import Literal
 
 from events.commands import Command
 from events.events import Event
+from events.registry import register_module
 from events.types import Bundle, Resource
 
 EventName = Literal[
@@ -150,3 +151,6 @@ class RobberFled(Event, frozen=True, kw_only=True):
 class RoadRepaired(Event, frozen=True, kw_only=True):
     seat: int
     edge: int
+
+
+register_module(__name__, Command, Event)

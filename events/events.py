@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.registry import register_module
 from events.types import Bundle, DevCard, HarborKind, Resource, Terrain
 
 
@@ -229,3 +230,6 @@ class GameFinished(Event, frozen=True, kw_only=True):
     scores: tuple[int, ...]
     reason: str  # "victory" | "turn_limit" | module-specific
     seed: str  # hex
+
+
+register_module(__name__, Event)

@@ -1,8 +1,9 @@
-"""Events of the Harbormaster variant (RULES.md §4; engine module `variants/harbormaster.py`)."""
+"""Events of the Harbormaster variant (docs/rules/harbormaster.md §4; engine module `variants/harbormaster.py`)."""
 
 from __future__ import annotations
 
 from events.events import Event
+from events.registry import register_module
 
 
 class HarbormasterChanged(Event, frozen=True, kw_only=True):
@@ -19,3 +20,6 @@ class HarbormasterChanged(Event, frozen=True, kw_only=True):
         if self.holder is None:
             return "Harbormaster card back to the supply"
         return f"Harbormaster card to seat {self.holder} ({self.points[self.holder]} harbor points)"
+
+
+register_module(__name__, Event)

@@ -1,4 +1,4 @@
-"""Event schema versions and upcasters (DESIGN.md "Old logs must always load").
+"""Event schema versions and upcasters (docs/design.md "Schema versions and upcasters").
 
 Every event type (by its tag, the class name) has a schema version, 1 until its shape changes.
 A change of shape is a new version plus an *upcaster*: a small pure function that turns the

@@ -1,1 +1,1 @@
-"""Replays, audits and archives of games (DESIGN.md "Undo, audit, contest")."""
+"""Replays, audits and archives of games (docs/design.md "Undo, audit, contest")."""

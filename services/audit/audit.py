@@ -1,4 +1,4 @@
-"""`hexlog audit`: check a game's record against the rules and the seed (DESIGN.md "Undo,
+"""`hexlog audit`: check a game's record against the rules and the seed (docs/design.md "Undo,
 audit, contest").
 
 From the first event on, the audit

@@ -83,7 +83,7 @@ def modules_from(args: argparse.Namespace) -> tuple[ModuleSpec, ...]:
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", default="base",
+    p.add_argument("--scenario", "--ruleset", dest="ruleset", default="base", metavar="NAME",
                    help="base, or a scenario (see `hexlog rulesets`)")
     p.add_argument("--variant", action="append", type=parse_variant, default=[],
                    metavar="NAME[:k=v,...]",

@@ -14,6 +14,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
     from redis.asyncio import Redis
 
+    import services.tournament  # noqa: F401  (registers the standings projection)
     from services.cli.server import say, server_for
     from services.projections.projector import Projector
     from services.runtime.users import role_url

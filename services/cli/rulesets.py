@@ -82,7 +82,7 @@ def describe(module: Module) -> dict[str, Any]:
 
 
 def format_rulesets() -> str:
-    lines = ["base                     the base game (RULES.md §1); always on", ""]
+    lines = ["base                     the base game (docs/rules/base.md); always on", ""]
     kinds = [("scenario", "--ruleset NAME, one per game"),
              ("variant", "--variant NAME[:k=v,...], repeatable")]
     kinds += [(k, "") for k in sorted({m.kind for m in MODULES.values()} - {"scenario", "variant"})]

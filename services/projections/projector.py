@@ -10,6 +10,11 @@ keys as the live projection.
 Keys: `hexlog:proj:game:<id>` (hash), `hexlog:proj:t:<tid>:results` (hash index → result
 JSON), `hexlog:proj:t:<tid>:standings` (JSON list, best first), `hexlog:proj:t:<tid>:games`
 (hash index → game id).
+
+The projector knows game summaries only. Read models that follow finished games (tournament
+standings) are *projections* registered with `register_projection`: the tournament package
+registers its own (services/tournament/projection.py) when it is imported, so this file never
+imports the tournament's ratings; the projections service imports it (app.py).
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import structlog
 from redis.asyncio import Redis
@@ -30,9 +36,27 @@ from services.rules.protocol import DATA, beat, leave, stop_on_sigterm
 from services.store import EventStore
 from services.store.keys import PARTITIONS, PREFIX, feed_key, game_keys
 from services.store.streams import read_group
-from services.tournament.ratings import GameResult, Rater
 
 log = structlog.get_logger("hexlog.projections")
+
+
+class Projection(Protocol):
+    """A read model fed by finished games."""
+
+    async def finished(self, projector: Projector, summary: dict[str, str | int],
+                       game_id: str) -> None:
+        """A game finished; `summary` is its summary hash (tournament fields included)."""
+
+    async def refresh(self, projector: Projector, scope: str) -> None:
+        """Recompute what this projection keeps for `scope` (a tournament id)."""
+
+
+PROJECTIONS: dict[str, Callable[[], Projection]] = {}
+
+
+def register_projection(name: str, make: Callable[[], Projection]) -> None:
+    """Every Projector made from now on runs a projection made by `make()`."""
+    PROJECTIONS[name] = make
 GROUP = "projections"
 CLAIM_EVERY_S = 10.0
 CLAIM_IDLE_MS = 30_000
@@ -57,7 +81,7 @@ class Projector:
         self.store = EventStore(redis)
         self.consumer = consumer
         self.codec = codec()
-        self.raters: dict[str, tuple[Rater, list[GameResult]]] = {}  # see update_standings
+        self.projections: dict[str, Projection] = {n: make() for n, make in PROJECTIONS.items()}
         self.unreadable: list[str] = []  # games the last rebuild could not read
 
     async def prepare(self) -> None:
@@ -188,56 +212,20 @@ class Projector:
                 forfeits=json.dumps(forfeits),
             )
         await self.redis.hset(key, mapping=cast(Any, summary))
-        if finished is not None and summary["tournament"]:
-            await self.record_result(summary, game_id)
+        if finished is not None:
+            for projection in self.projections.values():
+                await projection.finished(self, summary, game_id)
 
-    async def record_result(self, summary: dict[str, str | int], game_id: str) -> None:
-        tid = str(summary["tournament"])
-        controllers = json.loads(str(summary["controllers"]))
-        result = {
-            "index": int(summary["tournament_index"]),
-            "game_id": game_id,
-            "bots": [c.split(":", 1)[1] if c.startswith("bot:") else c for c in controllers],
-            "scores": json.loads(str(summary["scores"])),
-            "winner": None if int(summary["winner"]) < 0 else int(summary["winner"]),
-            "forfeits": json.loads(str(summary["forfeits"])),
-        }
-        await self.redis.hset(results_key(tid), str(result["index"]), json.dumps(result))
-        await self.update_standings(tid)
-
-    async def update_standings(self, tid: str) -> None:
-        """Rate the tournament's results in schedule order. The ratings of the results that
-        arrived as an unbroken run from index 0 are kept between calls (results never change),
-        so a finished game costs one rating update plus those of the few games that finished
-        ahead of their turn; the table is the same as `standings(results)` from scratch."""
-        raw = await self.redis.hgetall(results_key(tid))
-        results = sorted(
-            (GameResult(
-                index=d["index"], game_id=d["game_id"], bots=tuple(d["bots"]),
-                scores=tuple(d["scores"]), winner=d["winner"], forfeits=tuple(d["forfeits"]),
-            ) for d in (json.loads(v) for v in raw.values())),
-            key=lambda r: r.index,
-        )
-        rater, rated = self.raters.get(tid, (Rater(), []))
-        if results[: len(rated)] != rated:  # not what was rated (a rebuild, another writer)
-            rater, rated = Rater(), []
-        done = len(rated)
-        while done < len(results) and results[done].index == done:
-            rater.rate(results[done])
-            done += 1
-        self.raters[tid] = (rater, results[:done])
-        if done < len(results):
-            rater = rater.copy()
-            for r in results[done:]:
-                rater.rate(r)
-        table = [s.as_dict() | {"history": s.history} for s in rater.standings()]
-        await self.redis.set(standings_key(tid), json.dumps({"games": len(results), "standings": table}))
+    async def update_standings(self, scope: str) -> None:
+        """Recompute every projection's read model for `scope` (a tournament id)."""
+        for projection in self.projections.values():
+            await projection.refresh(self, scope)
 
     async def rebuild(self) -> int:
         """Drop every projection key and recompute from the logs; returns the games applied.
         A game that cannot be read is left out (and listed in `self.unreadable`), as the live
         projection leaves it out: one bad log must not stop every other game's rebuild."""
-        self.raters.clear()
+        self.projections = {n: make() for n, make in PROJECTIONS.items()}
         self.unreadable = []
         async for key in self.redis.scan_iter(match=f"{PREFIX}:proj:*", count=500):
             await self.redis.delete(key)

@@ -49,6 +49,7 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from services.rules.engine.board import Board
+from services.rules.engine.modules import narrators as module_narrators
 
 COLORS = ("Red", "Blue", "White", "Orange", "Green", "Brown")
 
@@ -95,7 +96,9 @@ def narrates(*types: type[Event]) -> Callable[[Narrator], Narrator]:
 
 
 def narrate(event: Event, ctx: Context) -> str:
-    fn = NARRATORS.get(type(event))
+    """The event in words: the base game's narrators, else its module's (`Module.narration`),
+    else its `describe()`, else generically."""
+    fn = NARRATORS.get(type(event)) or module_narrators().get(type(event))
     if fn is not None:
         return fn(event, ctx)
     describe = getattr(event, "describe", None)

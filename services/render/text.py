@@ -24,6 +24,7 @@ from __future__ import annotations
 from events.prompts import View
 from services.render.narrate import COLORS, cards
 from services.rules.engine.geometry import corners, edge_endpoints
+from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
 
 TERRAIN = {"forest": "FOR", "hills": "HIL", "pasture": "PAS", "fields": "FLD",
@@ -72,7 +73,7 @@ def render_board(state: State) -> str:
         terrain = board.hex_terrain[h]
         canvas.put(cx - 1, cy - 1, TERRAIN.get(terrain, terrain[:3].upper()))
         if board.hex_number[h]:
-            num = str(board.hex_number[h])
+            num = "/".join(map(str, board.hex_numbers[h]))  # the lake: 2/3/11/12
             canvas.put(cx - len(num) // 2, cy, num)
         if h == state.robber:
             canvas.put(cx - 1, cy + 1, "(R)")
@@ -88,7 +89,31 @@ def render_board(state: State) -> str:
             canvas.put(x, y, letter if state.vertex_level[v] == CITY else letter.lower())
     for hb in board.harbors:
         _draw_harbor(canvas, hb.sea, hb.land, hb.kind)
+    sketch = _Sketch(canvas, state, vpos)
+    for spec in state.rules.modules:  # each module draws its own pieces and marks
+        drawing = MODULES[spec.name].drawing
+        if drawing is not None:
+            drawing(state, sketch)
     return canvas.text()
+
+
+class _Sketch:
+    """Where a module's marks go: a vertex's corner, an edge's middle, a hex's lower line."""
+
+    def __init__(self, canvas: Canvas, state: State, vpos: dict[int, tuple[int, int]]) -> None:
+        self.canvas, self.topo, self.vpos = canvas, state.board.topo, vpos
+
+    def mark(self, place: str, site: int, text: str) -> None:
+        if place == "hex":
+            cx, cy = centre(self.topo.hexes[site])
+            self.canvas.put(cx - len(text) // 2, cy + 2, text)
+            return
+        ends = (site,) if place == "vertex" else self.topo.edge_vertices[site]
+        points = [self.vpos[v] for v in ends if v in self.vpos]
+        if points:
+            x = sum(p[0] for p in points) // len(points)
+            y = sum(p[1] for p in points) // len(points)
+            self.canvas.put(x - len(text) // 2, y, text)
 
 
 def _draw_edge(canvas: Canvas, p: tuple[int, int], q: tuple[int, int], owner: int) -> None:

@@ -1,5 +1,5 @@
 """Judging what needs the game's record: undo targets, contested rulings, the referee
-(DESIGN.md "Undo, audit, contest"). Called from `RulesService.judge`; `hexlog audit` re-runs
+(docs/design.md "Undo, audit, contest"). Called from `RulesService.judge`; `hexlog audit` re-runs
 the same functions on an archive, so a dispute is settled the same way on both sides.
 
 Pure: the caller loads the record (`record.load_record`) as it stands when the command is

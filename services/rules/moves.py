@@ -19,14 +19,13 @@ from datetime import UTC, datetime
 import structlog
 from redis.asyncio import Redis
 
-from bots.local import next_prompt
 from events.codec import Codec
 from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
 from services.rules import disputes
 from services.rules.config import ServiceConfig
-from services.rules.engine import RULES_VERSION, Rejected, decide, evolve, pending
+from services.rules.engine import RULES_VERSION, Rejected, decide, evolve, next_prompt, pending
 from services.rules.prompting import FORFEIT, Prompter, deadline_member
 from services.rules.protocol import deadlines_key
 from services.rules.record import load_record

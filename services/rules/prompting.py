@@ -18,9 +18,8 @@ from typing import Any, cast
 
 from redis.asyncio import Redis
 
-from bots.local import next_prompt
 from events.codec import Codec
-from services.rules.engine import pending, view
+from services.rules.engine import next_prompt, pending, view
 from services.rules.protocol import deadlines_key, pool_key, prompts_key
 from services.rules.repository import GameSlot
 from services.store.keys import partition

@@ -12,9 +12,8 @@ from collections.abc import Callable, Sequence
 
 from redis.asyncio import Redis
 
-from bots.local import next_prompt
 from services.rules.config import ServiceConfig
-from services.rules.engine import pending
+from services.rules.engine import next_prompt, pending
 from services.rules.intake import Intake, claimed_ids
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter, deadline_member

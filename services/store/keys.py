@@ -1,4 +1,4 @@
-"""Redis key names for the event store (DESIGN.md "Redis layout", notes §A.4).
+"""Redis key names for the event store (docs/design.md "Redis layout").
 
 Every key of a game carries the hash tag of its *partition*, `{p}` with p = crc32(game_id) % PARTITIONS (16)
 as three digits, so one Lua script can touch a game's log, its meta, the idempotency key of a

@@ -1,6 +1,6 @@
 """The event store: per-game append-only logs on Redis streams, with idempotent, versioned appends.
 
-Why this shape (DESIGN.md "Redis layout", notes §A.4): one Lua script per write does every check
+Why this shape (docs/design.md "Redis layout"): one Lua script per write does every check
 and every write of a commit in a single server step: refuse a command id that already has an
 outcome, compare the game version with the expected one (the CAS that lets any number of rules
 replicas consume any command), XADD the events with ids `<version>-0`, bump meta.version, write

@@ -1,4 +1,4 @@
-"""The standard map (RULES.md §0.1, §0.2, §1.1, §1.2): counts, the beginner layout, harbors and the
+"""The standard map (docs/rules/README.md §0.1, §0.2; docs/rules/base.md §1.1, §1.2): counts, the beginner layout, harbors and the
 variable layout (terrain shuffle, tokens A–R on the counter-clockwise spiral, seeded)."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_vertex_and_edge_names_round_trip_and_ids_are_stable_between_games() -> 
         assert a.parse_vertex(a.vertex_name(v)) == v
     for e in a.topo.land_edges:
         assert a.parse_edge(a.edge_name(e)) == e
-    # RULES.md §0.1's example: the north corner of (0,0) is {(0,0),(0,-1),(1,-1)}.
+    # docs/rules/README.md §0.1's example: the north corner of (0,0) is {(0,0),(0,-1),(1,-1)}.
     assert a.vertex_id((0, 0), (0, -1), (1, -1)) == a.parse_vertex("(1,-1)/(0,0)/(0,-1)")
 
 

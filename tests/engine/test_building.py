@@ -1,4 +1,4 @@
-"""Roads, settlements and cities (RULES.md §1.7): costs, the distance rule, connection, land,
+"""Roads, settlements and cities (docs/rules/base.md §1.7): costs, the distance rule, connection, land,
 piece limits (15 / 5 / 4) and the city returning its settlement to the supply.
 
 The table is the beginner board after the default set-up (every seat on the west side); the

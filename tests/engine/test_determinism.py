@@ -1,4 +1,4 @@
-"""Replay and determinism (DESIGN.md "The decider contract"): folding a game's log gives the live
+"""Replay and determinism (docs/design.md "The decider contract"): folding a game's log gives the live
 state; the same commands with the same seed give the same log byte for byte; `copy()` branches
 without sharing; `decide` never changes the state; the k-th roll depends only on seed and k."""
 

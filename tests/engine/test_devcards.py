@@ -1,4 +1,4 @@
-"""Development cards (RULES.md §1.4, §1.8): buying a secret card from the deck of 25, one card
+"""Development cards (docs/rules/base.md §1.4, §1.8): buying a secret card from the deck of 25, one card
 played per turn and never in the turn it was bought, Knight, Road Building, Year of Plenty,
 Monopoly; victory point cards are never played and count hidden."""
 

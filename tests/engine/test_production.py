@@ -1,4 +1,4 @@
-"""Production (RULES.md §1.5, §0.3): every hex with the rolled number pays 1 per settlement and 2
+"""Production (docs/rules/base.md §1.5; docs/rules/README.md §0.3): every hex with the rolled number pays 1 per settlement and 2
 per city next to it, not under the robber; a resource the bank cannot pay everyone goes to
 nobody, unless only one seat is due it (it takes what is left)."""
 

@@ -1,4 +1,4 @@
-"""Property tests: complete random games keep the engine's invariants (RULES.md §1).
+"""Property tests: complete random games keep the engine's invariants (docs/rules/base.md §1).
 
 1,000 games in a fixed sweep (70% four seats, 15% three, 15% two; random bots, with a heuristic
 seat in every fifth game, a trading bot that makes and counters domestic offers in every seventh,

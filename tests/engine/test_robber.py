@@ -1,4 +1,4 @@
-"""Rolling a 7 and the robber (RULES.md §1.6): discards of half (rounded down) for hands over 7,
+"""Rolling a 7 and the robber (docs/rules/base.md §1.6): discards of half (rounded down) for hands over 7,
 then the roller moves the robber to another land hex and steals one random card from an
 adjacent opponent of their choice; a Knight does the same without discards."""
 

@@ -1,4 +1,4 @@
-"""Every base rule id has a test that names it (STYLE.md "Tests": test names are sentences that
+"""Every base rule id has a test that names it (docs/rules/README.md §0.4: test names are sentences that
 name the rule). A rule id `base.build.distance` is covered by a test function in this directory
 whose name contains `base_build_distance` as a whole word run, e.g.
 `test_rejects_base_build_distance_next_to_a_settlement`."""

@@ -1,4 +1,4 @@
-"""Victory points, Longest Road, Largest Army and the win (RULES.md §0.3, §1.8, §1.9, §1.11).
+"""Victory points, Longest Road, Largest Army and the win (docs/rules/README.md §0.3; docs/rules/base.md §1.8, §1.9, §1.11).
 
 Roads are laid on three parallel zig-zag lines across the east of the beginner board, six roads
 each: T along the north of the row r=-1, M between the rows r=-1 and r=0, B along the south of

@@ -1,4 +1,4 @@
-"""Set-up in snake order (RULES.md §1.3): settlement then an adjacent road, twice; the second
+"""Set-up in snake order (docs/rules/base.md §1.3): settlement then an adjacent road, twice; the second
 settlement brings one resource per adjacent producing hex; seat 0 then takes the first turn."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Trading (RULES.md §1.10): maritime 4:1, 3:1 at a generic harbor and 2:1 of a harbor's
+"""Trading (docs/rules/base.md §1.10): maritime 4:1, 3:1 at a generic harbor and 2:1 of a harbor's
 resource; domestic offers only with the active seat, no gifts, no like-for-like, one offer open
 at a time, answered by the seats it is addressed to, closed with one that accepted or countered."""
 

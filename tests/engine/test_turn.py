@@ -1,4 +1,4 @@
-"""The turn and the command gate (RULES.md §1.4; DESIGN.md "Every rejection names the rule"):
+"""The turn and the command gate (docs/rules/base.md §1.4; docs/design.md "Rule ids"):
 unknown, malformed, out-of-turn and out-of-phase commands, rolling once and first, ending a
 turn, and the end of the game."""
 

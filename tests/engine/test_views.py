@@ -1,4 +1,4 @@
-"""What a seat may see (DESIGN.md "Visibility", RULES.md §14): its own hand, development cards
+"""What a seat may see (docs/design.md "Visibility", docs/rules/chance-and-hidden-information.md §14): its own hand, development cards
 and VP; of the others only counts and public VP. `redact` hides a stolen card from everyone but
 thief and victim, and a bought card from everyone but the buyer."""
 

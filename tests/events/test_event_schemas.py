@@ -1,4 +1,4 @@
-"""Event shapes are a contract with every stored log (DESIGN.md "Old logs must always load").
+"""Event shapes are a contract with every stored log (docs/design.md "Schema versions and upcasters").
 
 tests/events/event_schemas.json holds, per event type and schema version, the JSON Schema of
 its shape (msgspec's, without titles and docstrings). A change of shape without a new version

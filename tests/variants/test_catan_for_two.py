@@ -1,4 +1,4 @@
-"""Catan for Two (RULES.md §5, seed 001 §2④): one test per clause on a fixed board with scripted
+"""Catan for Two (docs/rules/catan-for-two.md §5): one test per clause on a fixed board with scripted
 chance, then complete random games checked after every event.
 
 Beginner board: desert (0,0); neutral A (owner 2) at (-1,-1)/(-1,0)/(0,-1), neutral B (owner 3)
@@ -424,7 +424,7 @@ def test_catan_for_two_token_price_is_2_when_ahead_and_1_when_behind_or_tied() -
 
 
 def test_catan_for_two_token_price_compares_public_vp_so_a_hidden_vp_card_does_not_raise_it() -> None:
-    """RULES.md §0.3 / §5 (catan.de FAQ: only visible VP count)."""
+    """docs/rules/README.md §0.3; docs/rules/catan-for-two.md §5 (catan.de FAQ: only visible VP count)."""
     t = table()
     main_turn(t)
     t.give_dev(0, "victory_point")  # 3 VP to 2, but only 2 of them public

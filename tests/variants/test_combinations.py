@@ -1,4 +1,4 @@
-"""Catan for Two + Event Cards (RULES.md §3 DECISIONS "Catan for Two", §13 row 5): two event
+"""Catan for Two + Event Cards (docs/rules/event-cards.md §3 DECISIONS "Catan for Two", §13 row 5): two event
 cards per turn instead of two rolls; a second card with the first card's number is kept (no
 card drawn again, the number applies twice); the events of both cards are resolved. Rule id
 `catan_for_two.event_cards.two_draws`, implemented in variants/combinations.py.
@@ -246,7 +246,7 @@ def pending_of(t: Table) -> list[Any]:
 
 
 def test_friendly_robber_with_catan_for_two_neutral_pieces_are_never_protected() -> None:
-    """Only players are protected (RULES.md §2.1 `protected(p)`); neutrals are no players."""
+    """Only players are protected (docs/rules/friendly-robber.md §2.1 `protected(p)`); neutrals are no players."""
     t = Table(seats=2, modules=[C42, FR])  # both seats at 2 VP: protected
     t.script("dice", (3, 4))
     t.when(RollDice(seat=0))

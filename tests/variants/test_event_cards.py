@@ -1,4 +1,4 @@
-"""Catan Event Cards (RULES.md §3; seed 001 §2②): the deck, the draw, every event, the
+"""Catan Event Cards (docs/rules/event-cards.md §3): the deck, the draw, every event, the
 DECISIONS, the secrecy of the deck order, and complete random games under invariants.
 
 Cards are scripted by chance kind "eventdeck" (`t.script("eventdeck", (6, "epidemic"))`), so

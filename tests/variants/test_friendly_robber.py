@@ -1,4 +1,4 @@
-"""The Friendly Robber (RULES.md §2, seed 001 §2①): one test per clause, on the beginner board
+"""The Friendly Robber (docs/rules/friendly-robber.md §2): one test per clause, on the beginner board
 with pieces put in place and chance scripted; then complete random games with the module on."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_friendly_robber_hex_protected_applies_to_the_knight_too() -> None:
 
 def test_friendly_robber_hex_protected_counts_public_vp_so_a_hidden_vp_card_does_not_lift_it() -> None:
     t = three_seats()
-    t.give_dev(1, "victory_point")  # seat 1 now has 3 VP, of which 2 public (RULES.md §0.3)
+    t.give_dev(1, "victory_point")  # seat 1 now has 3 VP, of which 2 public (docs/rules/README.md §0.3)
     roll_seven(t)
     t.rejects(MoveRobber(seat=0, hex=t.hex("(0,2)")), "friendly_robber.hex.protected")
 
@@ -136,7 +136,7 @@ def test_friendly_robber_hex_protected_covers_a_player_below_the_start_vp() -> N
 
 
 def test_friendly_robber_hex_protected_a_city_of_a_protected_player_closes_its_hexes_too() -> None:
-    """RULES.md §2.2: "not adjacent to any building (settlement or city)" — a player whose only
+    """docs/rules/friendly-robber.md §2.2: "not adjacent to any building (settlement or city)" — a player whose only
     building is a city has 2 VP and is protected around it."""
     t = three_seats()
     for v in ("(0,1)/(0,2)/(1,1)", "(-2,0)/(-2,1)/(-1,0)"):  # seat 1 keeps one building, a city

@@ -1,4 +1,4 @@
-"""Harbormaster (RULES.md §4, seed 001 §2③): one test per clause, on the beginner board with
+"""Harbormaster (docs/rules/harbormaster.md §4): one test per clause, on the beginner board with
 pieces put in place and chance scripted; then complete random games with the module on (the
 pair with the Friendly Robber is played in test_friendly_robber.py)."""
 
@@ -15,7 +15,7 @@ from services.rules.engine.state import NO_ONE
 from services.rules.engine.testing import Table
 from services.rules.engine.variants.harbormaster import derive_harbormaster, next_holder
 
-# Harbor vertices of the beginner board (RULES.md §1.2 table), two per harbor.
+# Harbor vertices of the beginner board (docs/rules/base.md §1.2 table), two per harbor.
 H_3TO1_N = "(0,-3)/(0,-2)/(1,-3)"
 H_WOOL = "(1,-2)/(2,-3)/(2,-2)"
 H_3TO1_E = "(2,0)/(2,1)/(3,0)"
@@ -106,7 +106,7 @@ def test_harbormaster_settlements_and_cities_away_from_harbors_give_no_points() 
     assert view(t.state, 0).ext["harbormaster"]["points"] == [0, 0, 0]
 
 
-# --- the DECISION for dropping points (RULES.md §4) -----------------------------------------
+# --- the DECISION for dropping points (docs/rules/harbormaster.md §4) -----------------------------------------
 
 
 def test_harbormaster_card_drop_rules_for_the_holder() -> None:

@@ -1,4 +1,4 @@
-"""Chance points and dealers (DESIGN.md "All chance is decided in decide").
+"""Chance points and dealers (docs/design.md "Chance").
 
 Every random outcome in a game is a *chance point*: a key naming what is drawn ("dice:17" = the
 17th roll, "devcard:3" = the 3rd development card drawn, "steal:5", "layout:terrain:4") and its

@@ -1,4 +1,4 @@
-"""Hex geometry in axial coordinates (RULES.md §0.1).
+"""Hex geometry in axial coordinates (docs/rules/README.md §0.1).
 
 Pointy-top hexes at (q, r); r grows southward. A vertex is named by the three hexes that meet
 there and an edge by the two hexes it separates, so names need no lookup tables and survive

@@ -1,91 +1,115 @@
-"""Board set-up from map data (RULES.md §1.2): the beginner layout, or the variable one
-(terrain shuffled, tokens A–R laid counter-clockwise from a random corner skipping the desert,
-harbor kinds shuffled onto the fixed slots). All chance goes through the dealer."""
+"""Deciding a map's layout: the fixed layout, or the variable one (terrain shuffled over the
+spiral, tokens laid counter-clockwise from a random corner skipping the hexes that take none,
+harbor kinds shuffled onto their slots). All chance goes
+through the dealer, in the same order and under the same keys for every map.
+
+On the wire a tile's terrain is one of the base terrains (`events.types.Terrain`); a hex of a
+module's terrain (lake, swamp, oasis, gold, …) is written into `GameCreated.setup` under
+`terrain:<name>` as flat (q, r, number) triples, so the base events keep their shape.
+"""
 
 from __future__ import annotations
 
-import tomllib
-from functools import lru_cache
-from importlib import resources
-from typing import Any
+from typing import cast, get_args
 
 from events.events import Harbor, Tile
+from events.types import HarborKind, Terrain
 from services.rules.engine.chance import Dealer, shuffled
+from services.rules.engine.geometry import Hex
+from services.rules.engine.mapdata import MapData, load_map
 
-TERRAINS = ("forest", "hills", "pasture", "fields", "mountains", "desert")
-HARBOR_KINDS = ("3:1", "lumber", "brick", "wool", "grain", "ore")
+WIRE_TERRAINS = frozenset(get_args(Terrain))
+SPECIAL = "terrain:"
 
-
-class MapError(ValueError):
-    """A map file that does not describe a playable map."""
-
-
-@lru_cache(maxsize=16)
-def load_map(name: str) -> dict[str, Any]:
-    path = resources.files("services.rules.engine.maps") / f"{name}.toml"
-    if not path.is_file():
-        raise MapError(f"no map named {name!r}")
-    data = tomllib.loads(path.read_text())
-    validate(name, data)
-    return data
+# A laid hex: (q, r, terrain, token number or 0).
+Laid = tuple[int, int, str, int]
 
 
-def validate(name: str, data: dict[str, Any]) -> None:
-    land = {(q, r) for q, r, *_ in data["beginner"]}
-    sea = {(q, r) for q, r in data["sea"]}
-    if land & sea:
-        raise MapError(f"map {name}: hexes both land and sea: {sorted(land & sea)}")
-    for q, r, terrain, number in data["beginner"]:
-        if terrain not in TERRAINS:
-            raise MapError(f"map {name}: unknown terrain {terrain!r} at ({q},{r})")
-        if (terrain == "desert") != (number == 0):
-            raise MapError(f"map {name}: ({q},{r}) {terrain} with number {number}")
-    for sq, sr, lq, lr, kind in data["harbors"]:
-        if (sq, sr) not in sea or (lq, lr) not in land or kind not in HARBOR_KINDS:
-            raise MapError(f"map {name}: bad harbor {(sq, sr, lq, lr, kind)}")
-    if sorted(map(tuple, data["spiral"])) != sorted(land):
-        raise MapError(f"map {name}: the token spiral must visit every land hex once")
-    counts = data["terrain"]
-    if sum(counts.values()) != len(land):
-        raise MapError(f"map {name}: terrain counts do not match the land hexes")
-    if len(data["tokens"]) != len(land) - counts.get("desert", 0):
-        raise MapError(f"map {name}: one token per non-desert hex")
+def fixed(m: MapData) -> list[Laid]:
+    return [(h.q, h.r, h.terrain, h.numbers[0] if h.numbers else 0) for h in m.fixed]
 
 
-def sea_tiles(data: dict[str, Any]) -> list[Tile]:
-    return [Tile(q, r, "sea") for q, r in data["sea"]]
+def token_walk(m: MapData, corner: int) -> list[Hex]:
+    """The spiral rotated to start at the given corner: each ring turns with the outer one."""
+    assert m.variable is not None
+    v = m.variable
+    start = v.spiral.index(v.corners[corner])
+    walk: list[Hex] = []
+    at = 0
+    for size in v.rings:
+        ring = list(v.spiral[at : at + size])
+        shift = start * size // v.rings[0]
+        walk += ring[shift:] + ring[:shift]
+        at += size
+    return walk
+
+
+def variable(dealer: Dealer, m: MapData) -> tuple[list[Laid], list[str]]:
+    """A variable layout: the laid hexes (in the map's fixed order) and the harbor kinds."""
+    v = m.variable
+    assert v is not None
+    placed: dict[Hex, str] = {}
+    for i, (hexes, counts) in enumerate(v.pools or ((v.spiral, v.terrain),)):
+        terrains = [t for t, n in counts for _ in range(n)]
+        key = "layout:terrain" if i == 0 else f"layout:terrain:{i}"
+        placed.update(zip(hexes, shuffled(dealer, key, terrains), strict=True))
+    numbers: dict[Hex, int] = {}
+    if v.numbers == "walk":
+        corner = dealer.pick("layout:corner", range(len(v.corners)), (1,) * len(v.corners))
+        tokens = iter(v.tokens)
+        for h in token_walk(m, corner):
+            numbers[h] = 0 if placed[h] in v.no_token else next(tokens)
+    laid = [
+        (h.q, h.r, placed[(h.q, h.r)], numbers.get((h.q, h.r), h.numbers[0] if h.numbers else 0))
+        if (h.q, h.r) in placed else (h.q, h.r, h.terrain, h.numbers[0] if h.numbers else 0)
+        for h in m.fixed
+    ]
+    kinds = [k for *_, k in m.harbors]
+    if v.shuffle_harbors:
+        kinds = shuffled(dealer, "layout:harbors", kinds)
+    return laid, kinds
+
+
+def lay(m: MapData, dealer: Dealer, use_fixed: bool) -> tuple[list[Laid], tuple[Harbor, ...]]:
+    """The map's layout, fixed or variable, with its harbors."""
+    if use_fixed or m.layout == "fixed" or m.variable is None:
+        laid, kinds = fixed(m), [k for *_, k in m.harbors]
+        if m.shuffle_harbors:  # harbors shuffled onto printed places (Pirate Islands)
+            kinds = shuffled(dealer, "layout:harbors", kinds)
+    else:
+        laid, kinds = variable(dealer, m)
+    harbors = tuple(
+        Harbor(sea, shore, cast(HarborKind, kind))
+        for (sea, shore, _), kind in zip(m.harbors, kinds, strict=True)
+    )
+    return laid, harbors
+
+
+def to_wire(m: MapData, laid: list[Laid]) -> tuple[tuple[Tile, ...], dict[str, list[int]]]:
+    """Tiles of base terrains (plus the sea), and the module-terrain hexes for `setup`."""
+    tiles: list[Tile] = []
+    special: dict[str, list[int]] = {}
+    for q, r, terrain, number in laid:
+        if terrain in WIRE_TERRAINS:
+            tiles.append(Tile(q, r, cast(Terrain, terrain), number))
+        else:
+            special.setdefault(SPECIAL + terrain, []).extend((q, r, number))
+    tiles += [Tile(q, r, "sea") for q, r in m.frame + m.sea]
+    return tuple(tiles), special
+
+
+def from_setup(setup: dict[str, list[int]]) -> list[Laid]:
+    """The module-terrain hexes `to_wire` wrote into `GameCreated.setup`."""
+    out: list[Laid] = []
+    for key, flat in setup.items():
+        if key.startswith(SPECIAL):
+            terrain = key[len(SPECIAL):]
+            out.extend((flat[i], flat[i + 1], terrain, flat[i + 2]) for i in range(0, len(flat), 3))
+    return out
 
 
 def beginner(name: str = "base") -> tuple[tuple[Tile, ...], tuple[Harbor, ...]]:
-    data = load_map(name)
-    tiles = [Tile(q, r, t, n) for q, r, t, n in data["beginner"]] + sea_tiles(data)
-    harbors = tuple(Harbor((sq, sr), (lq, lr), k) for sq, sr, lq, lr, k in data["harbors"])
-    return tuple(tiles), harbors
-
-
-def token_walk(data: dict[str, Any], corner: int) -> list[tuple[int, int]]:
-    """The spiral rotated to start at the given corner (outer ring, then inner, then centre)."""
-    spiral = [tuple(h) for h in data["spiral"]]
-    outer, inner, centre = spiral[:12], spiral[12:18], spiral[18:]
-    start = outer.index(tuple(data["corners"][corner]))
-    # The inner ring turns with the outer one: two outer steps per inner step.
-    return outer[start:] + outer[:start] + inner[start // 2 :] + inner[: start // 2] + centre  # type: ignore[return-value]
-
-
-def variable(dealer: Dealer, name: str = "base") -> tuple[tuple[Tile, ...], tuple[Harbor, ...]]:
-    data = load_map(name)
-    terrains = [t for t, n in data["terrain"].items() for _ in range(n)]
-    spiral = [tuple(h) for h in data["spiral"]]
-    placed = dict(zip(spiral, shuffled(dealer, "layout:terrain", terrains), strict=True))
-    corner = dealer.pick("layout:corner", range(len(data["corners"])), (1,) * len(data["corners"]))
-    numbers: dict[tuple[int, int], int] = {}
-    tokens = iter(data["tokens"])
-    for h in token_walk(data, corner):
-        numbers[h] = 0 if placed[h] == "desert" else next(tokens)
-    tiles = [Tile(q, r, placed[(q, r)], numbers[(q, r)]) for q, r, *_ in data["beginner"]]
-    kinds = shuffled(dealer, "layout:harbors", [k for *_, k in data["harbors"]])
-    harbors = tuple(
-        Harbor((sq, sr), (lq, lr), kind)
-        for (sq, sr, lq, lr, _), kind in zip(data["harbors"], kinds, strict=True)
-    )
-    return tuple(tiles + sea_tiles(data)), harbors
+    """The fixed layout of a map (the base map's beginner layout), as tiles and harbors."""
+    m = load_map(name)
+    laid, harbors = lay(m, cast(Dealer, None), use_fixed=True)
+    return to_wire(m, laid)[0], harbors

@@ -1,4 +1,8 @@
-"""The catalogue of rule modules and the assembly of rulesets from them."""
+"""The catalogue of rule modules and the assembly of rulesets from them.
+
+Modules are discovered (every `MODULE` in the variants and scenarios packages); a module is a
+file or a package. What else a module owns is found through it: its maps (`map_packages`),
+its bot advice (`advice_for`) and its narration (`narrators`)."""
 
 from __future__ import annotations
 
@@ -8,19 +12,25 @@ from functools import lru_cache
 
 import msgspec
 
-from events.events import ModuleSpec
-from services.rules.engine import base, review, scenarios, undo, variants
+from events.events import Event, ModuleSpec
+from services.rules.engine import base, pieces, review, scenarios, undo, variants
+from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
-from services.rules.engine.ruleset import Module, Ruleset
+from services.rules.engine.mapdata import ENGINE_MAPS
+from services.rules.engine.narration import Narrator
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import Rules
 from services.rules.engine.views import BASE_REDACTORS
+
+AnyModule = Module  # of any state and parameters
 
 
 class RulesetError(ValueError):
     """An unknown module, bad parameters or a forbidden combination, with the reason."""
 
 
-def _discover() -> dict[str, Module]:
-    found: dict[str, Module] = {}
+def _discover() -> dict[str, AnyModule]:
+    found: dict[str, AnyModule] = {}
     for package in (variants, scenarios):
         for info in pkgutil.iter_modules(package.__path__):
             mod = importlib.import_module(f"{package.__name__}.{info.name}")
@@ -31,7 +41,26 @@ def _discover() -> dict[str, Module]:
     return found
 
 
-MODULES: dict[str, Module] = _discover()
+MODULES: dict[str, AnyModule] = _discover()
+
+
+def map_packages() -> tuple[str, ...]:
+    """Where maps are looked up: the engine's maps, then each module's own."""
+    return (ENGINE_MAPS, *sorted({m.maps for m in MODULES.values() if m.maps}))
+
+
+def advice_for(names: tuple[str, ...] | None = None) -> list[Advice]:
+    """The bot advice of these modules (default: every module that gives advice)."""
+    chosen = MODULES.values() if names is None else [MODULES[n] for n in names if n in MODULES]
+    return [m.advice for m in chosen if m.advice is not None]
+
+
+def narrators() -> dict[type[Event], Narrator]:
+    """Every module's narration of its own events."""
+    out: dict[type[Event], Narrator] = {}
+    for m in MODULES.values():
+        out.update(m.narration)
+    return out
 
 
 def check_combination(specs: tuple[ModuleSpec, ...], seats: int) -> None:
@@ -55,15 +84,15 @@ def check_combination(specs: tuple[ModuleSpec, ...], seats: int) -> None:
         raise RulesetError(f"one scenario per game, not {', '.join(scenarios_chosen)}")
 
 
-def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Ruleset:
+def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Rules:
     """The ruleset for these modules; built once per combination and shared by its games."""
     return _build(name, msgspec.json.encode(specs))
 
 
 @lru_cache(maxsize=128)
-def _build(name: str, key: bytes) -> Ruleset:
+def _build(name: str, key: bytes) -> Rules:
     specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
-    rules = Ruleset(name=name, modules=specs)
+    rules = Rules(name=name, modules=specs)
     base.install(rules)
     review.install(rules)
     rules.redactors.update(BASE_REDACTORS)
@@ -76,4 +105,7 @@ def _build(name: str, key: bytes) -> Ruleset:
             raise RulesetError(f"{spec.name}: {exc}") from exc
         module.install(rules, params)
     scoring.install_victory(rules)
+    rules.freeze()
+    if rules.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
+        rules.route_weight = pieces.kind_weight  # a route kind counting other than 1 (vocab)
     return rules

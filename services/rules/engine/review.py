@@ -1,4 +1,4 @@
-"""Reviewed rulings in the fold (DESIGN.md "Undo, audit, contest").
+"""Reviewed rulings in the fold (docs/design.md "Undo, audit, contest").
 
 Any seat of any game may contest a ruling; the rules service re-judges it (it needs the game's
 log and rulings, so the judging lives in services/rules/disputes.py) and appends
@@ -9,14 +9,13 @@ engine/undo.py), so the event folds to nothing but the version; it is public and
 from __future__ import annotations
 
 from events.disputes import RulingReviewed
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.state import Rules, State
 
 
 def evolve_reviewed(state: State, e: RulingReviewed) -> None:
     """Nothing changes on the table: the verdict is on record in the log."""
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.evolvers[RulingReviewed] = evolve_reviewed
     rules.reversible.add(RulingReviewed)

@@ -1,6 +1,6 @@
 """Rule ids and their one-line texts; `Rejected` is how the engine says no.
 
-Rule ids are stable: rulings streams, audits and RULES.md refer to them, tests assert them.
+Rule ids are stable: rulings streams, audits and docs/rules/ refer to them, tests assert them.
 Modules register their own ids with `register`.
 """
 

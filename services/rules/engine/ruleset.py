@@ -3,126 +3,174 @@
 The base rules install their command handlers, evolvers, phase prompters and hooks here; a
 module (a variant or a scenario) installs more, or *wraps* a hook: it receives the previous
 function and returns one that calls it and changes the answer. The base rules only ever call
-hooks, so they never ask which variant is on (DESIGN.md "one module per variant").
+hooks, so they never ask which variant is on. The hooks and their types are in `hooks.py`.
 
-Hooks (attributes holding functions):
-  roll(state, seat, dealer) -> events          the turn's production step (dice by default)
-  resolve_number(state, seat, total, dealer)   what a rolled number does (production or 7)
-  roll_resolved(state) -> None                 a roll (or a 7's robber) is resolved: next phase
-  production(state, total) -> gains per seat   resource vectors before the bank shortage rule
-  robber_hexes(state, seat) -> hex ids         where the robber may go
-  robber_victims(state, seat, hex) -> seats    who may be robbed there
-  win_target(state, seat) -> int               VP needed to win
-  vp_bonus(state, seat, public) -> int         module VP (harbormaster card, …)
-  road_blocked / settlement_blocked lists      extra checks returning a rule id or None
-  robber_refusal list                          (state, seat, hex, victim) -> why a move is refused
-  phase_refusal list                           (state, command) -> the rule a command breaks by
-                                               coming at the wrong moment (else wrong_phase)
+`Ruleset` and `Module` are generic in the state type so that this file does not import the
+state (which names its ruleset): the engine uses `Ruleset[State]` (alias `state.Rules`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from events.commands import Command
 from events.events import Event, GameCreated, ModuleSpec
+from services.rules.engine import hooks
+from services.rules.engine.advice import Advice
+from services.rules.engine.chance import Dealer
+from services.rules.engine.narration import Narrator, Sketch
+from services.rules.engine.vocab import Vocabulary, base_vocabulary
 
-if TYPE_CHECKING:
-    from services.rules.engine.chance import Dealer
-    from services.rules.engine.state import State
+ST = TypeVar("ST")  # the state type (engine.state.State)
+# A module's state type and parameters (a msgspec Struct, or None). A bare `Module` (a
+# catalogue of modules of any kind) means any of them.
+MS = DefaultTypeVar("MS", default=Any)
+P = DefaultTypeVar("P", default=Any)
+C = TypeVar("C", bound=Command)
+E = TypeVar("E", bound=Event)
 
-Handler = Callable[["State", Any, "Dealer"], list[Event]]
-Evolver = Callable[["State", Any], None]
-Prompter = Callable[["State"], list[Any]]
-Deriver = Callable[["State", "Dealer"], list[Event]]
+# Handlers, evolvers and redactors are stored per command / event type, so their second
+# parameter is only known per entry: `handle` and `evolve_with` type each one against its own
+# type when it is registered.
+Handler = Callable[[ST, Any, Dealer], list[Event]]
+Evolver = Callable[[ST, Any], None]
 Redactor = Callable[[Any, "int | None"], Event]
 
 
-class Module:
-    """A rule module. Subclasses set the class attributes and implement `install`."""
+@dataclass(frozen=True)
+class SetupRound:
+    """One round of set-up (snake order: even rounds forward, odd rounds back).
+
+    piece: the building placed ("settlement", or "city" for settlement-then-city set-ups);
+    edges: the edge piece kinds that may follow it; resources: whether the building brings one
+    resource per adjacent producing hex."""
+
+    piece: str = "settlement"
+    edges: tuple[str, ...] = ("road",)
+    resources: bool = False
+
+
+BASE_SETUP = (SetupRound(), SetupRound(resources=True))
+
+
+class Module(Generic[MS, P]):
+    """A rule module: a variant, a scenario or a table rule. Subclasses set the class
+    attributes and implement `install`; everything the module is lives with it: its rules
+    (install), its wire types (registered in `events.registry` by its wire file), its maps
+    (`maps`: the package holding its TOML maps), its bot advice and its narration."""
 
     name: str = ""
-    kind: str = "variant"  # "variant" or "scenario"
+    kind: str = "variant"  # "variant", "scenario" or "table"
     description: str = ""
     Params: type[msgspec.Struct] | None = None
     # Names of modules this one cannot be combined with, each with the reason.
     conflicts: dict[str, str] = {}
     seats: tuple[int, ...] = (2, 3, 4)
+    map: str = ""  # the map this module plays on ("" : the table's choice, base by default)
+    maps: str = ""  # package holding this module's map files (name.toml)
+    advice: Advice | None = None  # what the heuristic bot should do in this module's places
+    narration: dict[type[Event], Narrator] = {}
+    # Draws the module's pieces and marks on a rendered board (ships, camels, barbarians …).
+    drawing: Callable[[MS, Sketch], None] | None = None
 
-    def params(self, spec: ModuleSpec) -> Any:
+    def params(self, spec: ModuleSpec) -> P:
         if self.Params is None:
             if spec.params:
                 raise ValueError(f"module {self.name!r} takes no parameters")
-            return None
-        return msgspec.convert(spec.params, self.Params, strict=False)
+            return cast(P, None)
+        return cast(P, msgspec.convert(spec.params, self.Params, strict=False))
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Ruleset[MS], params: P) -> None:
         raise NotImplementedError
 
-    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+    def create(self, created: dict[str, Any], params: P, dealer: Dealer) -> None:
         """Adjust the game-creation data (layout, set-up pieces) before `GameCreated` is made."""
 
 
+def _unset(*args: object) -> Any:
+    raise NotImplementedError("hook not installed")
+
+
 @dataclass
-class Ruleset:
+class Ruleset(Generic[ST]):
     name: str
     modules: tuple[ModuleSpec, ...] = ()
-    handlers: dict[type[Command], Handler] = field(default_factory=dict)
-    evolvers: dict[type[Event], Evolver] = field(default_factory=dict)
+    vocab: Vocabulary = field(default_factory=base_vocabulary)
+    handlers: dict[type[Command], Handler[ST]] = field(default_factory=dict)
+    evolvers: dict[type[Event], Evolver[ST]] = field(default_factory=dict)
     phase_commands: dict[str, set[type[Command]]] = field(default_factory=dict)
-    prompters: dict[str, Prompter] = field(default_factory=dict)
+    prompters: dict[str, hooks.Prompter[ST]] = field(default_factory=dict)
     # (event types that trigger it, deriver): derivers look at the state *after* the primary
     # events and return consequences (awards, victory). Run in registration order.
-    derivers: list[tuple[frozenset[type[Event]], Deriver]] = field(default_factory=list)
+    derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]] = field(default_factory=list)
     derive_after: set[type[Event]] = field(default_factory=set)
     redactors: dict[type[Event], Redactor] = field(default_factory=dict)
     # Events an undo may cross: public and without chance. Any other event (a roll, a steal, a
     # drawn card, a module event not listed here) is a floor no undo goes below (engine/undo.py).
     reversible: set[type[Event]] = field(default_factory=set)
     # Per-module extension state in State.ext: init from GameCreated, copy, and dump.
-    init_ext: dict[str, Callable[[State, GameCreated], Any]] = field(default_factory=dict)
+    init_ext: dict[str, Callable[[ST, GameCreated], Any]] = field(default_factory=dict)
     copy_ext: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     ext_to_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     ext_from_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
-    view_ext: dict[str, Callable[[State, int | None], Any]] = field(default_factory=dict)
-    costs: dict[str, tuple[int, int, int, int, int]] = field(default_factory=dict)
+    view_ext: dict[str, Callable[[ST, int | None], Any]] = field(default_factory=dict)
+    costs: dict[str, tuple[int, ...]] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
     base_target: int = 10
-    dev_deck: tuple[int, int, int, int, int] = (14, 5, 2, 2, 2)
-    # Hooks; the base rules set them, modules wrap them.
-    roll: Any = None
-    resolve_number: Any = None
-    roll_resolved: Any = None
-    production: Any = None
-    robber_hexes: Any = None
-    robber_victims: Any = None
-    win_target: Any = None
-    vp_bonus: list[Callable[[State, int, bool], int]] = field(default_factory=list)
-    road_blocked: list[Callable[[State, int, int], str | None]] = field(default_factory=list)
-    settlement_blocked: list[Callable[[State, int, int], str | None]] = field(
-        default_factory=list
-    )
-    extra_options: list[Callable[[State, int, str], list[Command]]] = field(default_factory=list)
-    phase_refusal: list[Callable[[State, Command], str | None]] = field(default_factory=list)
-    robber_refusal: list[Callable[[State, int, int, int | None], str | None]] = field(
-        default_factory=list
-    )
+    dev_deck: tuple[int, ...] = ()
+    setup_rounds: tuple[SetupRound, ...] = BASE_SETUP
+    # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
+    roll: hooks.Roll[ST] = _unset
+    resolve_dice: hooks.ResolveDice[ST] = _unset
+    resolve_number: hooks.ResolveNumber[ST] = _unset
+    roll_resolved: hooks.StateStep[ST] = _unset
+    production: hooks.Production[ST] = _unset
+    # … a 7 and the robber:
+    seven: hooks.Seven[ST] = _unset
+    seven_stage: hooks.StateStep[ST] = _unset
+    robber_hexes: hooks.RobberHexes[ST] = _unset
+    robber_victims: hooks.RobberVictims[ST] = _unset
+    steal: hooks.Steal[ST] = _unset
+    # … the end of a turn and of the game:
+    end_of_turn: list[hooks.EndOfTurn[ST]] = field(default_factory=list)
+    wins: hooks.Wins[ST] = _unset
+    win_target: hooks.SeatNumber[ST] = _unset
+    vp_bonus: list[hooks.VpBonus[ST]] = field(default_factory=list)
+    # … where pieces go, and what routes count:
+    road_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
+    settlement_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
+    road_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    settlement_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    route_weight: hooks.RouteWeight[ST] | None = None
+    # … what else a seat may do, and why a command is refused:
+    extra_options: list[hooks.ExtraOptions[ST]] = field(default_factory=list)
+    phase_refusal: list[hooks.PhaseRefusal[ST]] = field(default_factory=list)
+    robber_refusal: list[hooks.RobberRefusal[ST]] = field(default_factory=list)
 
     def allow(self, phase: str, *commands: type[Command]) -> None:
         self.phase_commands.setdefault(phase, set()).update(commands)
 
-    def derive(self, triggers: tuple[type[Event], ...], fn: Deriver) -> None:
+    def handle(self, command: type[C], fn: Callable[[ST, C, Dealer], list[Event]]) -> None:
+        """Register the handler of `command` (typed against it)."""
+        self.handlers[command] = fn
+
+    def evolve_with(self, event: type[E], fn: Callable[[ST, E], None]) -> None:
+        """Register the evolver of `event` (typed against it)."""
+        self.evolvers[event] = fn
+
+    def derive(self, triggers: tuple[type[Event], ...], fn: hooks.Deriver[ST]) -> None:
         self.derivers.append((frozenset(triggers), fn))
         self.derive_after.update(triggers)
 
     def ext(
         self,
         name: str,
-        init: Callable[[State, GameCreated], Any],
+        init: Callable[[ST, GameCreated], Any],
         copy: Callable[[Any], Any],
         dump: Callable[[Any], Any] | None = None,
         load: Callable[[Any], Any] | None = None,
@@ -134,3 +182,10 @@ class Ruleset:
         self.copy_ext[name] = copy
         self.ext_to_dict[name] = dump or (lambda x: x)
         self.ext_from_dict[name] = load or (lambda x: x)
+
+    def freeze(self) -> None:
+        """End of assembly: vectors get their final width (vocab.freeze)."""
+        self.vocab.freeze(self.costs)
+        self.dev_deck = self.vocab.dev_deck
+        for kind in self.vocab.pieces.values():
+            self.limits.setdefault(kind.name, kind.limit)

@@ -10,14 +10,12 @@ dealer), so `view` only has to hide other seats' hands and cards.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from services.rules.engine.board import Board
+from services.rules.engine.ruleset import Ruleset
 
-if TYPE_CHECKING:
-    from services.rules.engine.ruleset import Ruleset
-
-# Phases of the base turn (RULES.md §1.3–1.6). Modules may add their own (strings, namespaced).
+# Phases of the base turn (docs/rules/base.md §1.3–§1.6). Modules may add their own (strings, namespaced).
 SETUP = "setup"
 ROLL = "roll"
 DISCARD = "discard"
@@ -32,6 +30,9 @@ SETTLEMENT = 1
 CITY = 2
 
 
+Rules = Ruleset["State"]  # the engine's rulesets: hooks typed against this State
+
+
 class Player:
     __slots__ = (
         "seat",
@@ -44,19 +45,24 @@ class Player:
         "cities",
         "ratios",
         "road_length",
+        "pieces",
     )
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, resources: int = 5, cards: int = 5) -> None:
         self.seat = seat
-        self.hand = [0, 0, 0, 0, 0]
-        self.dev = [0, 0, 0, 0, 0]  # unplayed cards by DEV_CARDS index (VP cards included)
-        self.dev_new = [0, 0, 0, 0, 0]  # of those, bought this turn
+        self.hand = [0] * resources  # by the ruleset's resource index (vocab.py)
+        self.dev = [0] * cards  # unplayed cards by development card index (VP cards included)
+        self.dev_new = [0] * cards  # of those, bought this turn
         self.knights = 0  # knights played (face up)
+        # Route pieces of every kind (roads, ships, bridges: the seat's network) by edge.
         self.roads: set[int] = set()
         self.settlements: set[int] = set()
         self.cities: set[int] = set()
-        self.ratios = [4, 4, 4, 4, 4]  # best maritime ratio per resource
+        self.ratios = [4] * resources  # best maritime ratio per resource
         self.road_length = 0
+        # Pieces of the kinds modules add (vocab.PieceKind) by kind: their sites. A route
+        # kind's edges are in `roads` too; `pieces[kind]` says which of them are that kind.
+        self.pieces: dict[str, set[int]] = {}
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
@@ -70,6 +76,7 @@ class Player:
         p.cities = set(self.cities)
         p.ratios = self.ratios[:]
         p.road_length = self.road_length
+        p.pieces = {k: set(v) for k, v in self.pieces.items()} if self.pieces else {}
         return p
 
     @property
@@ -78,7 +85,7 @@ class Player:
 
 
 class Trade:
-    """An open domestic offer from the active seat (RULES.md §1.10).
+    """An open domestic offer from the active seat (docs/rules/base.md §1.10).
 
     `answers` maps a responder to "accept", "reject" or its counter terms `(give, get)` seen
     from the responder's side.
@@ -149,7 +156,7 @@ class State:
     )
 
     # Annotations only (no class attributes): __slots__ holds the values.
-    rules: Ruleset
+    rules: Rules
     board: Board
     game_id: str
     n: int
@@ -233,6 +240,11 @@ class State:
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.n
+
+    def new_player(self, seat: int) -> Player:
+        """A player (or a board-only owner) with vectors as wide as this ruleset's."""
+        vocab = self.rules.vocab
+        return Player(seat, len(vocab.resources), len(vocab.dev_cards))
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, for equality checks in tests and for debugging (not a wire format).

@@ -1,4 +1,5 @@
-"""A table for rule tests: a fixed board, scripted chance, pieces and cards put in place.
+"""The public rule-test kit: a table with a fixed board, scripted chance, and pieces, cards,
+the robber and the bank put in place — for anyone testing rules from outside the engine.
 
     t = Table(seats=3)                       # beginner board, set-up done by defaults
     t.give(0, brick=1, lumber=1)
@@ -8,6 +9,16 @@
 Given/when/then over the real decider: `when` runs decide + evolve and returns the events;
 `rejects` asserts the rule id and that the state is untouched. Chance is scripted per kind
 (`t.script("dice", (3, 4))`) with the seeded dealer behind it.
+
+Setting up a position (none of these checks a rule or pays a cost):
+    Table(modules=[ModuleSpec(...)], map="name")   a module's rules and map; its fixed layout
+    t.place(seat, vertex, city=True)     a settlement or city      t.road(seat, edge)
+    t.piece(seat, "ship", "(1,0)/(2,0)") any piece kind of the ruleset, by place name or id
+    t.remove(seat, "settlement", v)      a piece taken off (routes, harbors recomputed)
+    t.give(seat, oil=2) / t.take_all(seat) / t.give_dev(seat, "knight")
+    t.set_robber("(0,0)") / t.set_robber(None)   the robber on a hex, or off the board
+    t.set_bank(ore=0)                    the bank's stock of a resource
+    t.turn_of(seat, rolled=True)         whose turn, before or after the roll
 """
 
 from __future__ import annotations
@@ -17,11 +28,10 @@ from typing import Any
 
 from events.commands import Command
 from events.events import Event, ModuleSpec, RoadBuilt, SettlementBuilt
-from events.types import RESOURCE_INDEX
-from services.rules.engine import decide, evolve, initial_state, new_game, pending
+from services.rules.engine import decide, evolve, initial_state, new_game, pending, pieces
 from services.rules.engine.chance import ScriptedDealer, SeededDealer
 from services.rules.engine.rules import Rejected
-from services.rules.engine.state import CITY, MAIN, ROLL, SETUP, State
+from services.rules.engine.state import CITY, MAIN, NO_ONE, ROLL, SETUP, State
 
 
 class Table:
@@ -33,9 +43,10 @@ class Table:
         seed: bytes = b"table",
         setup: bool = True,
         ruleset: str = "base",
+        map: str = "",
     ) -> None:
         self.created = new_game("test", seats, seed, modules=modules, beginner=beginner,
-                                ruleset=ruleset)
+                                ruleset=ruleset, map=map)
         self.state: State = initial_state(self.created)
         self.dealer = ScriptedDealer({}, SeededDealer(seed))
         self.log: list[Event] = [self.created]
@@ -70,20 +81,18 @@ class Table:
     def give(self, seat: int, **cards: int) -> None:
         hand = self.state.players[seat].hand
         for name, n in cards.items():
-            r = RESOURCE_INDEX[name]
+            r = self.state.rules.vocab.resource_index[name]
             hand[r] += n
             self.state.bank[r] -= n
 
     def take_all(self, seat: int) -> None:
         hand = self.state.players[seat].hand
-        for r in range(5):
+        for r in range(len(hand)):
             self.state.bank[r] += hand[r]
             hand[r] = 0
 
     def hand(self, seat: int) -> dict[str, int]:
-        from events.types import vector_to_bundle
-
-        return {str(k): v for k, v in vector_to_bundle(self.state.players[seat].hand).items()}
+        return self.state.rules.vocab.bundle(self.state.players[seat].hand)
 
     def place(self, seat: int, vertex: int, city: bool = False) -> None:
         """A settlement (or city) put on the board without cost or checks."""
@@ -97,10 +106,27 @@ class Table:
     def road(self, seat: int, edge: int) -> None:
         self.apply(RoadBuilt(seat=seat, edge=edge, free=True))
 
-    def give_dev(self, seat: int, card: str, new: bool = False) -> None:
-        from events.types import DEV_INDEX
+    def piece(self, seat: int, kind: str, where: str | int) -> int:
+        """A piece of any kind of the ruleset (vocab.py) put down; returns its site id."""
+        site = where if isinstance(where, int) else self.state.board.place(where)[1]
+        pieces.place(self.state, seat, kind, site)
+        return site
 
-        c = DEV_INDEX[card]
+    def remove(self, seat: int, kind: str, site: int) -> None:
+        """A piece taken off the board, with routes and harbors recomputed (no awards:
+        those come from derivers, i.e. from a `when`)."""
+        pieces.remove(self.state, seat, kind, site)
+
+    def set_robber(self, where: str | None) -> None:
+        """The robber on a hex (by name), or off the board (None)."""
+        self.state.robber = NO_ONE if where is None else self.hex(where)
+
+    def set_bank(self, **counts: int) -> None:
+        for name, n in counts.items():
+            self.state.bank[self.state.rules.vocab.resource_index[name]] = n
+
+    def give_dev(self, seat: int, card: str, new: bool = False) -> None:
+        c = self.state.rules.vocab.dev_index[card]
         self.state.deck[c] -= 1
         self.state.players[seat].dev[c] += 1
         if new:

@@ -1,4 +1,4 @@
-"""Table rule: undo, by consent of the other seats or by the referee (DESIGN.md "Undo, audit,
+"""Table rule: undo, by consent of the other seats or by the referee (docs/design.md "Undo, audit,
 contest"). Chosen like a variant: `ModuleSpec("undo", {"policy": "consent"})`; `referee` lets
 only the referee approve; without the module (tournaments) a table never undoes.
 
@@ -73,11 +73,11 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from events.prompts import Prompt
-from services.rules.engine import snapshot
 from services.rules.engine.chance import Dealer
+from services.rules.engine.restore import restore
 from services.rules.engine.rules import register, reject
-from services.rules.engine.ruleset import Evolver, Module, Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.ruleset import Evolver, Module
+from services.rules.engine.state import Rules, State
 
 NAME = "undo"
 VOTE = "undo.vote"
@@ -301,7 +301,7 @@ def checkpoint(state: State) -> State:
     return base
 
 
-def journaled(fn: Evolver) -> Evolver:
+def journaled(fn: Evolver[State]) -> Evolver[State]:
     def evolve_undoable(state: State, e: Any) -> None:
         log = undo_log(state)
         if log.active and log.base is None:
@@ -313,7 +313,7 @@ def journaled(fn: Evolver) -> Evolver:
     return evolve_undoable
 
 
-def floor_raising(fn: Evolver) -> Evolver:
+def floor_raising(fn: Evolver[State]) -> Evolver[State]:
     def evolve_final(state: State, e: Any) -> None:
         fn(state, e)
         log = undo_log(state)
@@ -331,7 +331,7 @@ def rebuild(state: State, log: UndoLog, to: int) -> State:
     if isinstance(log.base, State):
         s = log.base.copy()
     else:
-        s = snapshot.restore(state.copy(), _copy.deepcopy(log.base))
+        s = restore(state.copy(), _copy.deepcopy(log.base))
     evolvers = s.rules.evolvers
     for v, e, _ in log.journal:
         if v > to:
@@ -366,13 +366,13 @@ def view_undo(state: State, seat: int | None) -> dict[str, Any]:
 # --- the module -----------------------------------------------------------------------------
 
 
-class Undo(Module):
+class Undo(Module[State, UndoParams]):
     name = NAME
     kind = "table"
     description = "players take moves back (policy=consent: the other seats approve; referee: the referee does; never)"
     Params = UndoParams
 
-    def install(self, rules: Ruleset, params: UndoParams) -> None:
+    def install(self, rules: Rules, params: UndoParams) -> None:
         policy = params.policy
 
         def init(state: State, created: GameCreated) -> UndoLog:

@@ -1,4 +1,4 @@
-"""What a seat may see: `view(state, seat)` and `redact(event, seat)` (DESIGN.md "Visibility").
+"""What a seat may see: `view(state, seat)` and `redact(event, seat)` (docs/design.md "Visibility").
 
 A seat sees its own hand and development cards; of the others only counts. A spectator
 (seat None) sees counts only; a referee (`referee=True`) sees everything. Hidden information
@@ -13,14 +13,19 @@ import msgspec
 
 from events.events import CardStolen, DevelopmentCardBought, Event
 from events.prompts import PlayerView, TradeView, View
-from events.types import DEV_CARDS, vector_to_bundle
-from services.rules.engine.base.building import pieces_left
+from events.types import TERRAIN_RESOURCE
 from services.rules.engine.base.scoring import public_vp, total_vp
+from services.rules.engine.base.sites import pieces_left
+from services.rules.engine.board import Board
+from services.rules.engine.mapdata import ENGINE_MAPS, load_map
 from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.vocab import BASE_WIDTH
 
 
 def view(state: State, seat: int | None, referee: bool = False) -> View:
     players = []
+    vocab = state.rules.vocab
+    kinds = tuple(k for k, kind in vocab.pieces.items() if kind.limit)
     for p in state.players[: state.n]:  # seats; module-owned pieces (neutrals) go in ext
         mine = referee or p.seat == seat
         players.append(
@@ -28,9 +33,9 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 seat=p.seat,
                 name=state.names[p.seat],
                 cards=p.cards,
-                hand=vector_to_bundle(p.hand) if mine else None,
+                hand=vocab.wire_bundle(p.hand) if mine else None,
                 dev_cards=sum(p.dev),
-                dev_hand={DEV_CARDS[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
+                dev_hand={vocab.dev_cards[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
                 knights=p.knights,
                 public_vp=public_vp(state, p.seat),
                 vp=total_vp(state, p.seat) if mine else None,
@@ -38,7 +43,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 settlements=sorted(p.settlements),
                 cities=sorted(p.cities),
                 road_length=p.road_length,
-                pieces_left={k: pieces_left(state, p.seat, k) for k in ("road", "settlement", "city")},
+                pieces_left={k: pieces_left(state, p.seat, k) for k in kinds},
             )
         )
     trade = None
@@ -46,17 +51,26 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         t = state.trade
         trade = TradeView(
             proposer=t.proposer,
-            give=vector_to_bundle(t.give),
-            get=vector_to_bundle(t.get),
+            give=vocab.wire_bundle(t.give),
+            get=vocab.wire_bundle(t.get),
             to=list(t.to),
             answers={
-                s: a if isinstance(a, str) else {"give": vector_to_bundle(a[0]), "get": vector_to_bundle(a[1])}
+                s: a if isinstance(a, str) else {"give": vocab.bundle(a[0]), "get": vocab.bundle(a[1])}
                 for s, a in t.answers.items()
             },
         )
     ext: dict[str, Any] = {
         name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
     }
+    if vocab.width > BASE_WIDTH:  # module resources (oil): beside the base bundles
+        ext[RESOURCES] = {
+            "bank": vocab.extra(state.bank),
+            "hands": {p.seat: vocab.extra(p.hand) for p in state.players[: state.n]
+                      if referee or p.seat == seat},
+        }
+    board = state.board
+    if board.special or (board.mapdata is not None and board.mapdata.name != "base"):
+        ext[BOARD] = board_ext(board)
     return View(
         game_id=state.game_id,
         seat=seat,
@@ -66,7 +80,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         turn=state.turn,
         last_roll=state.last_roll,
         robber=state.robber,
-        bank=vector_to_bundle(state.bank),
+        bank=vocab.wire_bundle(state.bank),
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,
@@ -79,6 +93,32 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         harbors=state.board.harbors,
         ext=ext,
     )
+
+
+BOARD = "board"  # the view's ext entry for a map beyond the base tiles
+RESOURCES = "resources"  # the view's ext entry for module resources (the base five aside)
+
+
+def board_ext(board: Board) -> dict[str, Any]:
+    """What a view adds about a scenario's board: its map (centre vertices, paths, numbers,
+    features come from the map file), the hexes of module terrains and what they yield."""
+    assert board.mapdata is not None
+    return {
+        "map": board.mapdata.name,
+        "special": [list(h) for h in board.special],
+        "resources": {t: r for t, r in board.terrain_resource.items() if r >= 0},
+    }
+
+
+def board_of(view: View, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> Board:
+    """The board a seat sees (bots): the view's tiles, plus its scenario map if it has one
+    (`packages`: where to find the map, e.g. `modules.map_packages()`)."""
+    extra = view.ext.get(BOARD)
+    if extra is None:
+        return Board(view.tiles, view.harbors)
+    special = [(int(q), int(r), str(t), int(n)) for q, r, t, n in extra["special"]]
+    resources = dict(TERRAIN_RESOURCE) | {str(t): int(r) for t, r in extra["resources"].items()}
+    return Board(view.tiles, view.harbors, load_map(extra["map"], packages), special, resources)
 
 
 def redact(state: State, event: Event, seat: int | None) -> Event:

@@ -1,4 +1,4 @@
-"""The base game (RULES.md §1), one file per area; `install` puts it into a ruleset."""
+"""The base game (docs/rules/base.md §1), one file per area; `install` puts it into a ruleset."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from services.rules.engine.base import (
     trade,
     turn,
 )
-from services.rules.engine.ruleset import Ruleset
+from services.rules.engine.state import Rules
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     for area in (setup, building, turn, devcards, trade, scoring, prompts, table):
         area.install(rules)

@@ -1,23 +1,31 @@
-"""Roads, settlements and cities (RULES.md §1.7): costs, piece limits, the distance rule,
-connection rules; and the evolvers that put pieces on the board (set-up included)."""
+"""Roads, settlements and cities (docs/rules/base.md §1.7): costs, piece limits, the distance rule,
+connection rules; and the evolvers that put pieces on the board (set-up included).
+
+`check_road` and `check_settlement_site` are the one place each kind of site is checked, for
+a build, a set-up placement and a module's piece alike (a neutral road, a ship): map, land
+(or a module's permit), free, connection (or adjacency in set-up), module blockers."""
 
 from __future__ import annotations
 
 from events.commands import BuildCity, BuildRoad, BuildSettlement, StopRoadBuilding
 from events.events import CityBuilt, Event, RoadBuilt, SettlementBuilt
-from events.types import RESOURCE_INDEX
+from events.pieces import PieceRemoved
+from services.rules.engine import pieces
 from services.rules.engine.base import setup
 from services.rules.engine.base.common import check_place, pay, require_afford, require_current
-from services.rules.engine.base.roads import (
-    legal_road_edges,
-    longest_road,
-    longest_road_through,
-    road_connects,
-    touches_own_road,
+from services.rules.engine.base.roads import legal_road_edges, longest_road_through
+from services.rules.engine.base.sites import (
+    check_road,
+    check_settlement,
+    check_settlement_site,
+    pieces_left,
+    require_piece,
 )
+
+__all__ = ["check_road", "check_settlement_site", "pieces_left", "require_piece"]
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
+from services.rules.engine.ruleset import SetupRound
 from services.rules.engine.state import (
     CITY,
     MAIN,
@@ -25,41 +33,9 @@ from services.rules.engine.state import (
     ROAD_BUILDING,
     SETTLEMENT,
     SETUP,
+    Rules,
     State,
 )
-
-
-def pieces_left(state: State, seat: int, kind: str) -> int:
-    p = state.players[seat]
-    if kind == "road":
-        used = len(p.roads)
-    elif kind == "settlement":
-        used = len(p.settlements)
-    elif kind == "city":
-        used = len(p.cities)
-    else:
-        raise KeyError(kind)
-    return state.rules.limits[kind] - used
-
-
-def require_piece(state: State, seat: int, kind: str) -> None:
-    if pieces_left(state, seat, kind) <= 0:
-        raise reject("base.build.no_pieces", f"you have no {kind} left to build")
-
-
-def check_road(state: State, seat: int, e: int) -> None:
-    check_place(state, "edge", e)
-    name = state.board.edge_name(e)
-    if not state.board.topo.edge_is_land[e]:
-        raise reject("base.build.not_land", f"{name} is not on land")
-    if state.edge_owner[e] != NO_ONE:
-        raise reject("base.build.occupied", f"{name} already holds a road")
-    if not road_connects(state, seat, e):
-        raise reject("base.build.road_connect", f"{name} does not connect to your network")
-    for check in state.rules.road_blocked:
-        rule_id = check(state, seat, e)
-        if rule_id is not None:
-            raise reject(rule_id, f"no road may be built on {name}")
 
 
 def build_road(state: State, cmd: BuildRoad, dealer: Dealer) -> list[Event]:
@@ -75,12 +51,7 @@ def build_road(state: State, cmd: BuildRoad, dealer: Dealer) -> list[Event]:
 def build_settlement(state: State, cmd: BuildSettlement, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     require_piece(state, cmd.seat, "settlement")
-    setup.check_settlement_site(state, cmd.seat, cmd.vertex)
-    if not touches_own_road(state, cmd.seat, cmd.vertex):
-        raise reject(
-            "base.build.settlement_connect",
-            f"{state.board.vertex_name(cmd.vertex)} does not touch one of your roads",
-        )
+    check_settlement(state, cmd.seat, cmd.vertex)
     require_afford(state, cmd.seat, "settlement", "base.build.cost")
     return [SettlementBuilt(seat=cmd.seat, vertex=cmd.vertex)]
 
@@ -116,26 +87,26 @@ def evolve_settlement(state: State, e: SettlementBuilt) -> None:
     p.settlements.add(v)
     kind = state.board.vertex_harbor[v]
     if kind is not None:
-        add_harbor(p.ratios, kind)
+        pieces.add_harbor(state, p.ratios, kind)
     if state.phase == SETUP:
         state.setup_vertex = v
+        if setup_round(state).piece == "city":  # a settlement-then-city set-up: a city here
+            upgrade(state, e.seat, v)
     elif not e.free:
         pay(state, e.seat, state.rules.costs["settlement"])
-    # A settlement may cut opponents' roads through this vertex. A trail passes a vertex on
-    # two of its roads there, so only a seat with two or more roads here can lose length.
-    owners = [state.edge_owner[f] for f in state.board.topo.vertex_edges[v]]
-    for o in set(owners):
-        if o != NO_ONE and o != e.seat and owners.count(o) >= 2:
-            state.players[o].road_length = longest_road(state, o)
+    pieces.cut_routes(state, e.seat, v)
 
 
-def add_harbor(ratios: list[int], kind: str) -> None:
-    if kind == "3:1":
-        for i in range(5):
-            if ratios[i] > 3:
-                ratios[i] = 3
-    else:
-        ratios[RESOURCE_INDEX[kind]] = 2
+def setup_round(state: State) -> SetupRound:
+    """The set-up round being played (rulesets.setup_rounds; snake order)."""
+    return state.rules.setup_rounds[state.setup_pos // state.n]
+
+
+def upgrade(state: State, seat: int, v: int) -> None:
+    p = state.players[seat]
+    p.settlements.discard(v)
+    p.cities.add(v)
+    state.vertex_level[v] = CITY
 
 
 def evolve_road(state: State, e: RoadBuilt) -> None:
@@ -157,14 +128,11 @@ def evolve_road(state: State, e: RoadBuilt) -> None:
 
 
 def evolve_city(state: State, e: CityBuilt) -> None:
-    p = state.players[e.seat]
-    p.settlements.discard(e.vertex)
-    p.cities.add(e.vertex)
-    state.vertex_level[e.vertex] = CITY
+    upgrade(state, e.seat, e.vertex)
     pay(state, e.seat, state.rules.costs["city"])
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.costs.update(
         road=(1, 1, 0, 0, 0),
         settlement=(1, 1, 1, 1, 0),
@@ -181,3 +149,4 @@ def install(rules: Ruleset) -> None:
     rules.evolvers[SettlementBuilt] = evolve_settlement
     rules.evolvers[RoadBuilt] = evolve_road
     rules.evolvers[CityBuilt] = evolve_city
+    rules.evolvers[PieceRemoved] = pieces.evolve_removed

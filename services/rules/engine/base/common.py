@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from events.types import RESOURCES, Bundle, bundle_to_vector
+from events.types import Bundle
 from services.rules.engine.rules import reject
 from services.rules.engine.state import State
 
@@ -18,31 +18,30 @@ def require_current(state: State, seat: int) -> None:
 
 
 def can_afford(hand: Sequence[int], cost: Sequence[int]) -> bool:
-    return (
-        hand[0] >= cost[0]
-        and hand[1] >= cost[1]
-        and hand[2] >= cost[2]
-        and hand[3] >= cost[3]
-        and hand[4] >= cost[4]
-    )
+    """Whether `hand` holds `cost` (vectors as wide as the ruleset's resources). The base
+    five are unrolled (this is on every prompt's path); a module's resources are looked at
+    only when the base ones are there."""
+    return (hand[0] >= cost[0] and hand[1] >= cost[1] and hand[2] >= cost[2]
+            and hand[3] >= cost[3] and hand[4] >= cost[4]
+            and (len(cost) == 5 or all(h >= c for h, c in zip(hand[5:], cost[5:], strict=True))))
 
 
 def require_afford(state: State, seat: int, what: str, rule_id: str) -> None:
     cost = state.rules.costs[what]
     if not can_afford(state.players[seat].hand, cost):
-        raise reject(rule_id, f"a {what.replace('_', ' ')} costs {describe(cost)}")
+        raise reject(rule_id, f"a {what.replace('_', ' ')} costs {describe(state, cost)}")
 
 
-def describe(vec: Sequence[int]) -> str:
-    parts = [f"{n} {RESOURCES[i]}" for i, n in enumerate(vec) if n]
+def describe(state: State, vec: Sequence[int]) -> str:
+    names = state.rules.vocab.resources
+    parts = [f"{n} {names[i]}" for i, n in enumerate(vec) if n]
     return ", ".join(parts) if parts else "nothing"
 
 
 def pay(state: State, seat: int, cost: Sequence[int]) -> None:
     hand = state.players[seat].hand
     bank = state.bank
-    for i in range(5):
-        c = cost[i]
+    for i, c in enumerate(cost):
         if c:
             hand[i] -= c
             bank[i] += c
@@ -51,16 +50,16 @@ def pay(state: State, seat: int, cost: Sequence[int]) -> None:
 def take_from_bank(state: State, seat: int, vec: Sequence[int]) -> None:
     hand = state.players[seat].hand
     bank = state.bank
-    for i in range(5):
-        c = vec[i]
+    for i, c in enumerate(vec):
         if c:
             hand[i] += c
             bank[i] -= c
 
 
-def vector(bundle: Bundle, rule_id: str = "base.command.invalid") -> list[int]:
-    """A bundle from a command as a vector; negative counts are refused."""
-    vec = bundle_to_vector(bundle)
+def vector(state: State, bundle: Bundle, rule_id: str = "base.command.invalid") -> list[int]:
+    """A bundle from a command as a vector of the ruleset's width; negative counts are
+    refused."""
+    vec = state.rules.vocab.vector(bundle)
     if any(n < 0 for n in vec):
         raise reject(rule_id, "card counts must not be negative")
     return vec

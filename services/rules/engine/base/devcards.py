@@ -1,10 +1,11 @@
-"""Development cards (RULES.md §1.8): buying (a secret draw), the one-card-per-turn and
+"""Development cards (docs/rules/base.md §1.8): buying (a secret draw), the one-card-per-turn and
 not-on-the-turn-bought rules, Knight, Road Building, Year of Plenty, Monopoly; VP cards are
 never played (they count in `total_vp`)."""
 
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import cast
 
 from events.commands import (
     BuyDevelopmentCard,
@@ -22,7 +23,7 @@ from events.events import (
     RoadBuildingPlayed,
     YearOfPlentyPlayed,
 )
-from events.types import DEV_CARDS, DEV_INDEX, RESOURCE_INDEX, RESOURCES, bundle_to_vector
+from events.types import DEV_INDEX, RESOURCE_INDEX, RESOURCES, DevCard
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import (
     can_afford,
@@ -33,8 +34,7 @@ from services.rules.engine.base.common import (
 )
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, State
+from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, Rules, State
 
 KNIGHT = DEV_INDEX["knight"]
 ROAD_BUILDING_CARD = DEV_INDEX["road_building"]
@@ -48,8 +48,8 @@ def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
     if not any(state.deck):
         raise reject("base.dev.empty_deck", "the development deck is empty")
     require_afford(state, cmd.seat, "development_card", "base.dev.cost")
-    card = dealer.pick(f"devcard:{state.dev_draws}", DEV_CARDS, state.deck)
-    return [DevelopmentCardBought(seat=cmd.seat, card=card, n=state.dev_draws)]
+    card = dealer.pick(f"devcard:{state.dev_draws}", state.rules.vocab.dev_cards, state.deck)
+    return [DevelopmentCardBought(seat=cmd.seat, card=cast(DevCard, card), n=state.dev_draws)]
 
 
 def playable(state: State, seat: int, card: int) -> bool:
@@ -60,7 +60,7 @@ def playable(state: State, seat: int, card: int) -> bool:
 def require_playable(state: State, seat: int, card: int) -> None:
     require_current(state, seat)
     p = state.players[seat]
-    name = DEV_CARDS[card].replace("_", " ")
+    name = state.rules.vocab.dev_cards[card].replace("_", " ")
     if p.dev[card] == 0:
         raise reject("base.dev.not_held", f"you hold no {name} card")
     if state.dev_played:
@@ -82,13 +82,12 @@ def play_road_building(state: State, cmd: PlayRoadBuilding, dealer: Dealer) -> l
 
 def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> list[Event]:
     require_playable(state, cmd.seat, YEAR_OF_PLENTY)
-    want = [0, 0, 0, 0, 0]
+    want = [0] * len(state.bank)
     for name in cmd.resources:
         want[RESOURCE_INDEX[name]] += 1
-    if any(want[i] > state.bank[i] for i in range(5)):
+    if any(w > b for w, b in zip(want, state.bank, strict=True)):
         raise reject("base.dev.bank_short", "the bank does not have those cards")
-    bundle = {RESOURCES[i]: n for i, n in enumerate(want) if n}
-    return [YearOfPlentyPlayed(seat=cmd.seat, resources=bundle)]  # type: ignore[arg-type]
+    return [YearOfPlentyPlayed(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(want))]
 
 
 def play_monopoly(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:
@@ -131,7 +130,7 @@ def evolve_bought(state: State, e: DevelopmentCardBought) -> None:
     state.dev_draws += 1
     pay(state, e.seat, state.rules.costs["development_card"])
     if e.card is not None:
-        c = DEV_INDEX[e.card]
+        c = state.rules.vocab.dev_index[e.card]
         state.deck[c] -= 1
         p = state.players[e.seat]
         p.dev[c] += 1
@@ -159,7 +158,7 @@ def evolve_road_building(state: State, e: RoadBuildingPlayed) -> None:
 
 def evolve_year_of_plenty(state: State, e: YearOfPlentyPlayed) -> None:
     _played(state, e.seat, YEAR_OF_PLENTY)
-    take_from_bank(state, e.seat, bundle_to_vector(e.resources))
+    take_from_bank(state, e.seat, state.rules.vocab.vector(e.resources))
 
 
 def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
@@ -172,7 +171,7 @@ def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
             me.hand[r] += n
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.dev_deck = (14, 5, 2, 2, 2)
     rules.handlers[BuyDevelopmentCard] = buy
     rules.handlers[PlayKnight] = play_knight

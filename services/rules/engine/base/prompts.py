@@ -18,8 +18,7 @@ from events.prompts import Prompt
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import can_afford
 from services.rules.engine.base.roads import legal_road_edges, legal_settlement_vertices
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, State
+from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, Rules, State
 
 
 def building_options(state: State, seat: int, out: list[Command] | None = None) -> list[Command]:
@@ -75,7 +74,7 @@ def prompt_road_building(state: State) -> list[Prompt]:
     return [Prompt(seat=seat, stage=ROAD_BUILDING, options=options, default=options[0])]
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.prompters[ROLL] = prompt_roll
     rules.prompters[MAIN] = prompt_main
     rules.prompters[ROAD_BUILDING] = prompt_road_building

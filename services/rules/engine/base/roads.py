@@ -1,10 +1,34 @@
-"""Road networks: where a seat may build, and its longest road (RULES.md §1.7, §1.9)."""
+"""Road networks: where a seat may build, and its longest road (docs/rules/base.md §1.7, §1.9).
+
+A seat's network is its route pieces of every kind (`Player.roads`: roads, ships, bridges).
+A ruleset with a `route_weight` hook (a road beside a camel counts 2) searches with weights;
+without one (the base game) every edge counts 1 and the unweighted searches below are used.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from services.rules.engine import hooks
 from services.rules.engine.state import NO_ONE, State
+
+
+def permitted(
+    state: State, permits: Sequence[hooks.PlacePermit[State]], seat: int, place: int
+) -> bool:
+    """Whether a module permits this place (a ship on the sea, a settlement a ship reaches)."""
+    return any(permit(state, seat, place) for permit in permits)
+
+
+def free_edge(state: State, seat: int, e: int) -> bool:
+    """An edge a route piece of `seat` may take, connection aside: unowned, on land (or
+    permitted) and not blocked by a module."""
+    if state.edge_owner[e] != NO_ONE:
+        return False
+    rules = state.rules
+    if not state.board.topo.edge_is_land[e] and not permitted(state, rules.road_permits, seat, e):
+        return False
+    return all(check(state, seat, e) is None for check in rules.road_blocked)
 
 
 def network_vertices(state: State, seat: int) -> set[int]:
@@ -43,15 +67,20 @@ def legal_road_edges(state: State, seat: int) -> list[int]:
     owner = state.vertex_owner
     edge_owner = state.edge_owner
     land = topo.edge_is_land
-    blocked = state.rules.road_blocked
+    rules = state.rules
+    blocked = rules.road_blocked
+    permits = rules.road_permits
     out: set[int] = set()
     for v in network_vertices(state, seat):
         o = owner[v]
         if o != NO_ONE and o != seat:
             continue
         for e in topo.vertex_edges[v]:
-            if edge_owner[e] == NO_ONE and land[e]:
+            if edge_owner[e] == NO_ONE and (land[e] or permits and permitted(state, permits, seat, e)):
                 out.add(e)
+    if permits:  # a permit may also allow an edge away from the network
+        out.update(e for e in range(len(edge_owner))
+                   if edge_owner[e] == NO_ONE and permitted(state, permits, seat, e))
     if blocked:
         out = {e for e in out if all(check(state, seat, e) is None for check in blocked)}
     return sorted(out)
@@ -80,6 +109,10 @@ def legal_settlement_vertices(state: State, seat: int) -> list[int]:
             seen.add(v)
             if land[v] and distance_ok(state, v):
                 out.append(v)
+    permits = state.rules.settlement_permits
+    if permits:  # a site a module permits need not touch the network
+        out.extend(v for v in range(len(state.vertex_owner))
+                   if v not in seen and distance_ok(state, v) and permitted(state, permits, seat, v))
     blocked = state.rules.settlement_blocked
     if blocked:
         out = [v for v in out if all(check(state, seat, v) is None for check in blocked)]
@@ -105,13 +138,14 @@ def longest_road(state: State, seat: int) -> int:
     """
     roads = state.players[seat].roads
     walk = _trail_walker(state, seat)
+    weighted = state.rules.route_weight is not None
     best = 0
     seen = 0  # bit mask of the roads of the pieces searched so far
     for root in roads:
         if not seen >> root & 1:
             count, starts, seen = _piece(state, seat, root, seen)
             for v in starts:
-                if best >= count:
+                if best >= count and not weighted:
                     break  # no trail is longer than its piece
                 n = walk(v, 0, 0)
                 if n > best:
@@ -135,6 +169,8 @@ def longest_road_through(state: State, seat: int, e: int) -> int:
     longest one from b. The trails from a are enumerated on the end with fewer roads (a new
     road at the tip of a branch has none there, so it is a single search from b)."""
     global _last_through
+    if state.rules.route_weight is not None:
+        return longest_road(state, seat)  # weights change with other pieces: search it all
     topo, roads, owner = state.board.topo, state.players[seat].roads, state.vertex_owner
     last = _last_through
     if (last is not None and last[0] is topo and last[1] == seat and last[2] == e
@@ -184,6 +220,9 @@ def _trail_walker(state: State, seat: int) -> Callable[[int, int, int], int]:
     roads = state.players[seat].roads
     links = state.board.topo.vertex_links
     owner = state.vertex_owner
+    weight = state.rules.route_weight
+    if weight is not None:
+        return _weighted_walker(state, seat, weight)
 
     def walk(v: int, used: int, length: int) -> int:
         best = length
@@ -192,6 +231,29 @@ def _trail_walker(state: State, seat: int) -> Callable[[int, int, int], int]:
                 o = owner[w]
                 blocked = o != NO_ONE and o != seat
                 n = length + 1 if blocked else walk(w, used | bit, length + 1)
+                if n > best:
+                    best = n
+        return best
+
+    return walk
+
+
+def _weighted_walker(
+    state: State, seat: int, weight: hooks.RouteWeight[State]
+) -> Callable[[int, int, int], int]:
+    """`walk` where each route piece counts `weight(state, seat, edge)` roads."""
+    roads = state.players[seat].roads
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
+    weights = {e: weight(state, seat, e) for e in roads}
+
+    def walk(v: int, used: int, length: int) -> int:
+        best = length
+        for f, w, bit in links[v]:
+            if f in roads and not used & bit:
+                o = owner[w]
+                step = length + weights[f]
+                n = step if o != NO_ONE and o != seat else walk(w, used | bit, step)
                 if n > best:
                     best = n
         return best

@@ -1,4 +1,4 @@
-"""Victory points, Longest Road, Largest Army and the win (RULES.md §1.8, §1.9, §1.11).
+"""Victory points, Longest Road, Largest Army and the win (docs/rules/base.md §1.8, §1.9, §1.11).
 
 Awards are decided by derivers: they look at the state after a move and say what changed, so
 the log records "Longest Road passes to Red" as an event rather than leaving it implicit.
@@ -17,10 +17,10 @@ from events.events import (
     RoadBuilt,
     SettlementBuilt,
 )
+from events.pieces import PieceRemoved
 from events.types import DEV_INDEX
 from services.rules.engine.chance import Dealer
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import NO_ONE, SETUP, State
+from services.rules.engine.state import NO_ONE, SETUP, Rules, State
 
 VP_CARD = DEV_INDEX["victory_point"]
 MIN_ROAD = 5
@@ -99,7 +99,7 @@ def derive_victory(state: State, dealer: Dealer) -> list[Event]:
     if state.phase == SETUP or state.finished:
         return []
     seat = state.current
-    if total_vp(state, seat) < state.rules.win_target(state, seat):
+    if not state.rules.wins(state, seat):
         return []
     return [GameFinished(winner=seat, scores=scores(state), reason="victory", seed=dealer.seed_hex())]
 
@@ -113,18 +113,18 @@ def evolve_army(state: State, e: LargestArmyChanged) -> None:
     state.army_holder = NO_ONE if e.holder is None else e.holder
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.win_target = base_win_target
-    rules.derive((RoadBuilt, SettlementBuilt), derive_longest_road)
+    rules.derive((RoadBuilt, SettlementBuilt, PieceRemoved), derive_longest_road)
     rules.derive((KnightPlayed,), derive_largest_army)
     rules.evolvers[LongestRoadChanged] = evolve_longest
     rules.evolvers[LargestArmyChanged] = evolve_army
 
 
-def install_victory(rules: Ruleset) -> None:
+def install_victory(rules: Rules) -> None:
     """Registered last, after every module's derivers, so awards settle before the check."""
     rules.derive(
         (RoadBuilt, SettlementBuilt, CityBuilt, KnightPlayed, DevelopmentCardBought,
-         LongestRoadChanged, LargestArmyChanged),
+         LongestRoadChanged, LargestArmyChanged, PieceRemoved),
         derive_victory,
     )

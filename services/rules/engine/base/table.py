@@ -4,13 +4,12 @@ They are in the log for the record; the rules keep no state for them."""
 from __future__ import annotations
 
 from events.events import SeatForfeited
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.state import Rules, State
 
 
 def evolve_forfeit(state: State, e: SeatForfeited) -> None:
     """Nothing to fold: the rules service plays the seat's defaults from now on."""
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.evolvers[SeatForfeited] = evolve_forfeit

@@ -1,4 +1,4 @@
-"""Trading (RULES.md §1.10): maritime 4:1 / 3:1 / 2:1, and domestic offers between the active
+"""Trading (docs/rules/base.md §1.10): maritime 4:1 / 3:1 / 2:1, and domestic offers between the active
 player and the others — propose, accept, reject, counter, confirm, cancel. Only one offer is
 open at a time; while it is open the table waits for answers (phase `trade`)."""
 
@@ -25,12 +25,11 @@ from events.events import (
     TradeProposed,
 )
 from events.prompts import Prompt
-from events.types import RESOURCE_INDEX, RESOURCES, Bundle, bundle_to_vector, vector_to_bundle
+from events.types import RESOURCE_INDEX, RESOURCES, Bundle
 from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import MAIN, TRADE, State, Trade
+from services.rules.engine.state import MAIN, TRADE, Rules, State, Trade
 
 # --- maritime -------------------------------------------------------------------------------
 
@@ -96,13 +95,13 @@ def evolve_maritime(state: State, e: MaritimeTraded) -> None:
 
 
 def check_terms(state: State, seat: int, give: Bundle, get: Bundle) -> tuple[list[int], list[int]]:
-    g, t = vector(give), vector(get)
+    g, t = vector(state, give), vector(state, get)
     if not any(g) or not any(t):
         raise reject("base.trade.no_gift", "both sides must give at least one card")
-    if any(g[i] and t[i] for i in range(5)):
+    if any(a and b for a, b in zip(g, t, strict=True)):
         raise reject("base.trade.like_for_like", "a resource cannot be on both sides")
     hand = state.players[seat].hand
-    if any(g[i] > hand[i] for i in range(5)):
+    if any(g[i] > hand[i] for i in range(len(hand))):
         raise reject("base.trade.not_held", "you cannot offer cards you do not hold")
     return g, t
 
@@ -131,7 +130,7 @@ def open_trade(state: State, seat: int) -> Trade:
 def accept(state: State, cmd: AcceptTrade, dealer: Dealer) -> list[Event]:
     trade = open_trade(state, cmd.seat)
     hand = state.players[cmd.seat].hand
-    if any(trade.get[i] > hand[i] for i in range(5)):
+    if any(trade.get[i] > hand[i] for i in range(len(hand))):
         raise reject("base.trade.not_held", "you do not hold what the offer asks for")
     return [TradeAnswered(seat=cmd.seat, answer="accept")]
 
@@ -160,7 +159,7 @@ def deal_terms(trade: Trade, partner: int) -> tuple[list[int], list[int]] | None
 
 def both_hold(state: State, proposer: int, partner: int, give: list[int], get: list[int]) -> bool:
     me, other = state.players[proposer].hand, state.players[partner].hand
-    return all(give[i] <= me[i] and get[i] <= other[i] for i in range(5))
+    return all(give[i] <= me[i] and get[i] <= other[i] for i in range(len(me)))
 
 
 def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
@@ -177,8 +176,8 @@ def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
         TradeCompleted(
             seat=cmd.seat,
             partner=cmd.partner,
-            give=vector_to_bundle(give),
-            get=vector_to_bundle(get),
+            give=state.rules.vocab.wire_bundle(give),
+            get=state.rules.vocab.wire_bundle(get),
         )
     ]
 
@@ -189,7 +188,8 @@ def cancel(state: State, cmd: CancelTrade, dealer: Dealer) -> list[Event]:
 
 
 def evolve_proposed(state: State, e: TradeProposed) -> None:
-    state.trade = Trade(e.seat, bundle_to_vector(e.give), bundle_to_vector(e.get), e.to)
+    vocab = state.rules.vocab
+    state.trade = Trade(e.seat, vocab.vector(e.give), vocab.vector(e.get), e.to)
     state.phase = TRADE
 
 
@@ -197,7 +197,8 @@ def evolve_answered(state: State, e: TradeAnswered) -> None:
     trade = state.trade
     assert trade is not None
     if e.answer == "counter":
-        trade.answers[e.seat] = (bundle_to_vector(e.give), bundle_to_vector(e.get))
+        vocab = state.rules.vocab
+        trade.answers[e.seat] = (vocab.vector(e.give), vocab.vector(e.get))
     else:
         trade.answers[e.seat] = e.answer
     # Everyone said no: the offer closes by itself.
@@ -212,8 +213,8 @@ def close(state: State) -> None:
 
 def evolve_completed(state: State, e: TradeCompleted) -> None:
     me, other = state.players[e.seat].hand, state.players[e.partner].hand
-    give, get = bundle_to_vector(e.give), bundle_to_vector(e.get)
-    for i in range(5):
+    give, get = state.rules.vocab.vector(e.give), state.rules.vocab.vector(e.get)
+    for i in range(len(give)):
         me[i] += get[i] - give[i]
         other[i] += give[i] - get[i]
     close(state)
@@ -239,7 +240,7 @@ def prompt_trade(state: State) -> list[Prompt]:
             continue
         options: list[Command] = [RejectTrade(seat=s)]
         hand = state.players[s].hand
-        if all(trade.get[i] <= hand[i] for i in range(5)):
+        if all(trade.get[i] <= hand[i] for i in range(len(hand))):
             options.append(AcceptTrade(seat=s))
         prompts.append(
             Prompt(seat=s, stage="trade_answer", options=options, default=options[0], may_trade=True)
@@ -259,7 +260,7 @@ def trade_refusal(state: State, cmd: Command) -> str | None:
     return None
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.handlers[MaritimeTrade] = maritime
     rules.handlers[ProposeTrade] = propose
     rules.handlers[AcceptTrade] = accept

@@ -1,7 +1,8 @@
-"""The turn (RULES.md §1.4–1.6): roll, production with bank shortage, the 7 (discards, robber,
-steal), end of turn. `roll`, `resolve_number`, `production`, `robber_hexes` and
-`robber_victims` are ruleset hooks: variants wrap them (event cards draw instead of rolling,
-the friendly robber narrows the hexes, …)."""
+"""The turn (docs/rules/base.md §1.4–§1.6): roll, production with bank shortage, the 7 (discards, robber,
+steal), end of turn. `roll`, `resolve_dice`, `resolve_number`, `seven`, `seven_stage`,
+`production`, `robber_hexes`, `robber_victims`, `end_of_turn` and `wins` are ruleset hooks
+(hooks.py): modules wrap them (event cards draw instead of rolling, the friendly robber narrows
+the hexes, a scenario's 7 moves a barbarian instead of the robber, …)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,11 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
-from events.types import RESOURCE_INDEX, RESOURCES, bundle_to_vector, vector_to_bundle
 from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, State
+from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
 
 NO_CARDS = [0, 0, 0, 0, 0]  # compared with, never changed
 
@@ -39,13 +38,18 @@ def roll_dice(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
 def base_roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
     d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, DICE_WEIGHTS)
     events: list[Event] = [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls)]
-    events.extend(state.rules.resolve_number(state, seat, d1 + d2, dealer))
+    events.extend(state.rules.resolve_dice(state, seat, d1, d2, dealer))
     return events
+
+
+def base_resolve_dice(state: State, seat: int, d1: int, d2: int, dealer: Dealer) -> list[Event]:
+    """The faces are known: resolve their total (a module may look at the faces first)."""
+    return state.rules.resolve_number(state, seat, d1 + d2, dealer)
 
 
 def base_resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
     if total == 7:
-        return seven(state)
+        return state.rules.seven(state, seat, dealer)
     return produce(state, total)
 
 
@@ -56,7 +60,8 @@ def base_production(state: State, total: int) -> list[list[int]]:
     owner = state.vertex_owner
     level = state.vertex_level
     robber = state.robber
-    gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
+    width = len(state.bank)
+    gains = [[0] * width for _ in range(state.n)]
     n = state.n  # owners beyond the seats (neutral pieces) never produce
     for h in board.number_hexes.get(total, ()):
         if h == robber:
@@ -95,19 +100,27 @@ def produce(state: State, total: int) -> list[Event]:
     gains, short = apply_shortage(state, state.rules.production(state, total))
     if not short and not any(map(any, gains)):
         return []
+    vocab = state.rules.vocab
     return [
         ResourcesProduced(
-            gains=tuple(map(vector_to_bundle, gains)),
-            short=tuple([RESOURCES[r] for r in short]),
+            gains=tuple(map(vocab.wire_bundle, gains)),
+            short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
         )
     ]
 
 
-def seven(state: State) -> list[Event]:
+def base_seven(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    """A 7: every seat with more than 7 cards discards half (then the robber: seven_stage)."""
     counts = tuple(p.cards // 2 if p.cards > 7 else 0 for p in state.players[: state.n])
     if any(counts):
         return [DiscardRequired(counts=counts)]
     return []
+
+
+def base_seven_stage(state: State) -> None:
+    """A 7's discards are done (or none were due): the robber moves."""
+    state.phase = ROBBER
+    state.robber_from = "seven"
 
 
 # --- discards and the robber ----------------------------------------------------------------
@@ -117,13 +130,13 @@ def discard(state: State, cmd: DiscardResources, dealer: Dealer) -> list[Event]:
     due = state.discards[cmd.seat]
     if due == 0:
         raise reject("base.turn.not_your_turn", f"{state.names[cmd.seat]} has nothing to discard")
-    vec = vector(cmd.resources)
+    vec = vector(state, cmd.resources)
     if sum(vec) != due:
         raise reject("base.discard.count", f"discard exactly {due} cards, not {sum(vec)}")
     hand = state.players[cmd.seat].hand
-    if any(vec[i] > hand[i] for i in range(5)):
+    if any(v > h for v, h in zip(vec, hand, strict=True)):
         raise reject("base.discard.not_held", "you cannot discard cards you do not hold")
-    return [ResourcesDiscarded(seat=cmd.seat, resources=vector_to_bundle(vec))]
+    return [ResourcesDiscarded(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(vec))]
 
 
 def base_robber_hexes(state: State, seat: int) -> list[int]:
@@ -167,7 +180,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
         raise reject(rule_id, f"seat {cmd.victim} cannot be robbed at that hex")
     events: list[Event] = [RobberMoved(seat=cmd.seat, hex=h, victim=cmd.victim)]
     if cmd.victim is not None:
-        events.extend(steal(state, cmd.seat, cmd.victim, dealer))
+        events.extend(state.rules.steal(state, cmd.seat, cmd.victim, dealer))
     return events
 
 
@@ -185,8 +198,9 @@ def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
     hand = state.players[victim].hand
     if not any(hand):
         return []
-    resource = dealer.pick(f"steal:{state.steals}", RESOURCES, hand)
-    return [CardStolen(thief=thief, victim=victim, resource=resource, n=state.steals)]
+    names = state.rules.vocab.resources
+    resource = dealer.pick(f"steal:{state.steals}", names, hand)
+    return [CardStolen(thief=thief, victim=victim, resource=state.rules.vocab.wire_resource(resource), n=state.steals)]
 
 
 def roll_refusal(state: State, cmd: Command) -> str | None:
@@ -205,10 +219,37 @@ def roll_refusal(state: State, cmd: Command) -> str | None:
 
 def end_turn(state: State, cmd: EndTurn, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    nxt = state.next_seat(cmd.seat)
-    events: list[Event] = [TurnEnded(seat=cmd.seat, next=nxt)]
+    if not state.rules.end_of_turn:
+        return pass_turn(state, cmd.seat, dealer)
+    return finish_turn(state, cmd.seat, dealer)
+
+
+def finish_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    """The end-of-turn steps (`end_of_turn` hooks), then the turn passes. A step whose events
+    open a stage (the phase leaves MAIN) stops here; its stage calls this again when it
+    closes. Steps already done this turn return nothing, so a second call is safe."""
+    steps = state.rules.end_of_turn
+    scratch = state.copy()
+    events: list[Event] = []
+    for step in steps:
+        for e in step(scratch, seat, dealer):
+            scratch.rules.evolvers[type(e)](scratch, e)
+            scratch.version += 1
+            events.append(e)
+        if scratch.finished or scratch.phase != MAIN:
+            return events
+    return events + pass_turn(scratch, seat, dealer)
+
+
+def base_wins(state: State, seat: int) -> bool:
+    return total_vp(state, seat) >= state.rules.win_target(state, seat)
+
+
+def pass_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    nxt = state.next_seat(seat)
+    events: list[Event] = [TurnEnded(seat=seat, next=nxt)]
     # A seat that reached its target on someone else's turn wins as its own turn begins.
-    if total_vp(state, nxt) >= state.rules.win_target(state, nxt):
+    if state.rules.wins(state, nxt):
         events.append(
             GameFinished(winner=nxt, scores=scores(state), reason="victory", seed=dealer.seed_hex())
         )
@@ -230,10 +271,9 @@ def evolve_dice(state: State, e: DiceRolled) -> None:
 
 
 def after_number(state: State, total: int) -> None:
-    """The phase a rolled number leads to (a 7 goes to the robber, discards come first)."""
+    """The phase a rolled number leads to (a 7 to its stage, discards come first)."""
     if total == 7:
-        state.phase = ROBBER
-        state.robber_from = "seven"
+        state.rules.seven_stage(state)
     else:
         state.rules.roll_resolved(state)
 
@@ -246,11 +286,12 @@ def base_roll_resolved(state: State) -> None:
 def evolve_produced(state: State, e: ResourcesProduced) -> None:
     bank = state.bank
     players = state.players
+    index = state.rules.vocab.resource_index
     for seat, bundle in enumerate(e.gains):
         if bundle:
             hand = players[seat].hand
             for name, n in bundle.items():
-                r = RESOURCE_INDEX[name]
+                r = index[name]
                 hand[r] += n
                 bank[r] -= n
 
@@ -261,14 +302,14 @@ def evolve_discard_required(state: State, e: DiscardRequired) -> None:
 
 
 def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
-    vec = bundle_to_vector(e.resources)
+    vec = state.rules.vocab.vector(e.resources)
     hand = state.players[e.seat].hand
-    for i in range(5):
-        hand[i] -= vec[i]
-        state.bank[i] += vec[i]
+    for i, n in enumerate(vec):
+        hand[i] -= n
+        state.bank[i] += n
     state.discards[e.seat] = 0
     if not any(state.discards):
-        state.phase = ROBBER
+        state.rules.seven_stage(state)
 
 
 def evolve_robber(state: State, e: RobberMoved) -> None:
@@ -282,7 +323,7 @@ def evolve_robber(state: State, e: RobberMoved) -> None:
 def evolve_stolen(state: State, e: CardStolen) -> None:
     state.steals += 1
     if e.resource is not None:
-        r = RESOURCES.index(e.resource)
+        r = state.rules.vocab.resource_index[e.resource]
         state.players[e.victim].hand[r] -= 1
         state.players[e.thief].hand[r] += 1
 
@@ -294,8 +335,8 @@ def evolve_turn_ended(state: State, e: TurnEnded) -> None:
     state.dev_played = False
     state.phase = ROLL
     for p in state.players:
-        if p.dev_new != NO_CARDS:
-            p.dev_new = [0, 0, 0, 0, 0]
+        if p.dev_new != NO_CARDS:  # (wider with a module's cards: then always renewed)
+            p.dev_new = [0] * len(p.dev_new)
 
 
 def evolve_finished(state: State, e: GameFinished) -> None:
@@ -310,12 +351,12 @@ def evolve_finished(state: State, e: GameFinished) -> None:
 def default_discard(state: State, seat: int) -> DiscardResources:
     """Discard from the most plentiful resources first (the silent seat's default)."""
     hand = state.players[seat].hand[:]
-    out = [0, 0, 0, 0, 0]
+    out = [0] * len(hand)
     for _ in range(state.discards[seat]):
         r = hand.index(max(hand))  # the first of the most plentiful
         hand[r] -= 1
         out[r] += 1
-    return DiscardResources(seat=seat, resources=vector_to_bundle(out))
+    return DiscardResources(seat=seat, resources=state.rules.vocab.wire_bundle(out))
 
 
 def prompt_discard(state: State) -> list[Prompt]:
@@ -326,7 +367,7 @@ def prompt_discard(state: State) -> list[Prompt]:
             options=[],
             default=default_discard(state, s),
             discard=n,
-            hand=vector_to_bundle(state.players[s].hand),
+            hand=state.rules.vocab.wire_bundle(state.players[s].hand),
         )
         for s, n in enumerate(state.discards)
         if n
@@ -352,13 +393,18 @@ def prompt_robber(state: State) -> list[Prompt]:
     return [Prompt(seat=seat, stage=ROBBER, options=options, default=options[0])]
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     rules.roll = base_roll
+    rules.resolve_dice = base_resolve_dice
     rules.resolve_number = base_resolve_number
+    rules.seven = base_seven
+    rules.seven_stage = base_seven_stage
+    rules.wins = base_wins
     rules.roll_resolved = base_roll_resolved
     rules.production = base_production
     rules.robber_hexes = base_robber_hexes
     rules.robber_victims = base_robber_victims
+    rules.steal = steal
     rules.handlers[RollDice] = roll_dice
     rules.handlers[DiscardResources] = discard
     rules.handlers[MoveRobber] = move_robber

@@ -1,4 +1,4 @@
-"""Rules that exist only when two variants are played together (RULES.md §3 DECISIONS,
+"""Rules that exist only when two variants are played together (docs/rules/event-cards.md §3 DECISIONS,
 "Catan for Two"; §13 row 5).
 
 A combination rule belongs to neither module alone, and the base must not know of either, so
@@ -25,8 +25,7 @@ from collections.abc import Callable
 from events.events import Event
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.state import Rules, State
 from services.rules.engine.variants import event_cards_deck
 from services.rules.engine.variants.event_cards import draw_and_resolve
 
@@ -47,7 +46,7 @@ def second_card(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
     return draw_and_resolve(state, seat, dealer)
 
 
-def second_roll(rules: Ruleset) -> SecondRoll | None:
+def second_roll(rules: Rules) -> SecondRoll | None:
     """The combination rule that replaces Catan for Two's second roll, if any applies."""
     if event_cards_deck.NAME in rules.init_ext:  # event-cards is installed
         return second_card

@@ -1,4 +1,4 @@
-"""Catan Event Cards (RULES.md §3): a deck of 36 number cards is drawn instead of rolling.
+"""Catan Event Cards (docs/rules/event-cards.md §3): a deck of 36 number cards is drawn instead of rolling.
 
 The active seat's `RollDice` still starts the turn (the `roll` hook is replaced, so bots and
 prompts need no change): it reveals the top card (`EventCardDrawn`), resolves the card's
@@ -60,10 +60,12 @@ from services.rules.engine.base.common import can_afford, pay, require_afford, r
 from services.rules.engine.base.turn import after_number
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register, reject
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import CITY, MAIN, NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import event_cards_stages as stages
+from services.rules.engine.variants.event_cards_advice import ADVICE
 from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
+from services.rules.engine.variants.event_cards_narration import NARRATION
 
 register({
     "event_cards.deck": "The event deck: 36 number cards, 2..12 as 1,2,3,4,5,6,5,4,3,2,1, New Year laid on the bottom five.",
@@ -256,16 +258,18 @@ def redact_assistance(e: AssistanceGiven, seat: int | None) -> Event:
 # --- the module ---------------------------------------------------------------------------------
 
 
-class EventCards(Module):
+class EventCards(Module[State, Params]):
     name = "event-cards"
-    description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (RULES.md §3)."
+    description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (docs/rules/event-cards.md §3)."
     Params = Params
+    advice = ADVICE
+    narration = NARRATION
     conflicts = {
         "pirate-islands": "Pirate Islands moves its fleet by the smaller of two dice, and event "
-        "cards carry no dice values (RULES.md §3 DECISION)",
+        "cards carry no dice values (docs/rules/event-cards.md §3 DECISION)",
     }
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         per_cycle = DECK.size - DECK.under_new_year if params.new_year else DECK.size
 
         def init(state: State, created: GameCreated) -> EventState:

@@ -1,4 +1,4 @@
-"""The event deck of Catan Event Cards as data (RULES.md §3.1), and the variant's public state.
+"""The event deck of Catan Event Cards as data (docs/rules/event-cards.md §3.1), and the variant's public state.
 
 `event_cards.toml` (next to this file) lists the 36 number cards; `load_deck` validates it when
 the module is imported: 36 cards, per number 2..12 the counts 1,2,3,4,5,6,5,4,3,2,1, and the

@@ -1,4 +1,4 @@
-"""Catan Event Cards: what each event does (RULES.md §3.3 and its DECISIONS), with the choice
+"""Catan Event Cards: what each event does (docs/rules/event-cards.md §3.3 and its DECISIONS), with the choice
 stages some events open, and the production that follows once the event is resolved.
 
 An event either acts at once (Robber Flees; Epidemic and Robber Attacks act through the
@@ -45,11 +45,10 @@ from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, vector_to_bundle
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.scoring import public_vp
-from services.rules.engine.base.turn import apply_shortage, steal
+from services.rules.engine.base.turn import apply_shortage
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.state import NO_ONE, Rules, State
 from services.rules.engine.variants.event_cards_deck import DECK, emit, ext
 
 EARTHQUAKE = "event_cards.earthquake"
@@ -245,7 +244,7 @@ def take_card(state: State, cmd: TakeCardFrom, dealer: Dealer) -> list[Event]:
     out: list[Event] = []
     emit(scratch, out, [VictimChosen(seat=cmd.seat, victim=cmd.victim, event=event_name(state))])
     # A blind draw from the victim's hand (DECISION §3.3), the same chance point as the robber's.
-    return finish(scratch, out, steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
+    return finish(scratch, out, scratch.rules.steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
 
 
 # --- resolving a simultaneous stage (on the scratch copy, all choices in) -----------------------
@@ -268,7 +267,7 @@ def resolve_gifts(state: State) -> Event:
 
 def resolve_grants(state: State) -> Event:
     x = ext(state)
-    gains = [[0, 0, 0, 0, 0] for _ in range(state.n)]
+    gains = [[0] * len(state.bank) for _ in range(state.n)]
     for s, r in x.choices.items():
         gains[s][r] += 1
     # Several seats granted at once: the bank shortage rule of production (§0.3 DECISION).
@@ -420,7 +419,7 @@ def evolve_fled(state: State, e: RobberFled) -> None:
     state.robber = e.hex
 
 
-def install(rules: Ruleset) -> None:
+def install(rules: Rules) -> None:
     handlers: dict[type[Command], Any] = {
         DamageRoad: damage_road,
         GiveToNeighbor: give_to_neighbor,

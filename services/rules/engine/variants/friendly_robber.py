@@ -1,11 +1,11 @@
-"""Variant: the Friendly Robber (RULES.md §2; seed 001 §2①).
+"""Variant: the Friendly Robber (docs/rules/friendly-robber.md §2).
 
 A player with only the VP they started with is *protected*: the robber may not go next to any of
 their buildings and they are never robbed. If that leaves no hex, the robber goes to the desert,
 or stays there if it already is (the 7 or the Knight still resolves). Discards are unchanged.
 
 Design notes:
-- "VP" is public VP (RULES.md §0.3), so a hidden VP card does not lift protection, while a
+- "VP" is public VP (docs/rules/README.md §0.3), so a hidden VP card does not lift protection, while a
   public module bonus (the Harbormaster card) does.
 - `protected(p) = public VP <= start_vp` (DECISION §2.1: `<=`, so a player pushed below the
   start stays protected); `start_vp` is a parameter because scenarios start with other totals.
@@ -24,8 +24,8 @@ import msgspec
 
 from services.rules.engine.base.scoring import public_vp
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import NO_ONE, Rules, State
 
 register({
     "friendly_robber.hex.protected": (
@@ -44,7 +44,7 @@ register({
 
 
 class Params(msgspec.Struct, forbid_unknown_fields=True):
-    start_vp: int = 2  # the VP a player has right after set-up (RULES.md §2.1)
+    start_vp: int = 2  # the VP a player has right after set-up (docs/rules/friendly-robber.md §2.1)
 
     def __post_init__(self) -> None:
         if not 0 <= self.start_vp <= 10:
@@ -66,12 +66,12 @@ def fallback_hexes(state: State) -> list[int]:
     deserts = list(state.board.desert_hexes)
     if deserts:
         return deserts
-    # A map without a desert: the robber stays where it is (RULES.md §2.3 names off-board or
+    # A map without a desert: the robber stays where it is (docs/rules/friendly-robber.md §2.3 names off-board or
     # swamp places for such scenarios; those modules can wrap this hook again).
     return [state.robber] if state.robber != NO_ONE else []
 
 
-class FriendlyRobber(Module):
+class FriendlyRobber(Module[State, Params]):
     name = "friendly-robber"
     description = (
         "The robber spares players with only their starting VP (start_vp=N, default 2); "
@@ -79,7 +79,7 @@ class FriendlyRobber(Module):
     )
     Params = Params
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         start_vp: int = params.start_vp
         previous_hexes = rules.robber_hexes
         previous_victims = rules.robber_victims

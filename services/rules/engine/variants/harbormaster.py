@@ -1,4 +1,4 @@
-"""Variant: Harbormaster (RULES.md §4; seed 001 §2③).
+"""Variant: Harbormaster (docs/rules/harbormaster.md §4).
 
 Harbor points: a settlement on a harbor vertex counts 1, a city 2. The first player with 3 takes
 the Harbormaster card (2 VP, public); it moves only to a player with strictly more points than
@@ -11,7 +11,7 @@ Design notes:
   therefore says who took the card and when ("Harbormaster card to seat 2").
 - The +1 wraps `win_target`, so it stacks with any other target change (victory-points, a
   scenario's own target).
-- Points cannot drop in the base game; the DECISION of RULES.md §4 for drops (a flooded or
+- Points cannot drop in the base game; the DECISION of docs/rules/harbormaster.md §4 for drops (a flooded or
   conquered building in other modules) is in `next_holder`, so a module that removes buildings
   only has to make this deriver run (its events among the triggers, see `TRIGGERS`).
 """
@@ -23,9 +23,10 @@ from typing import Any
 from events.events import CityBuilt, Event, GameCreated, SettlementBuilt
 from events.harbormaster import HarbormasterChanged
 from services.rules.engine.chance import Dealer
+from services.rules.engine.narration import Narrator, Places, narrator
 from services.rules.engine.rules import register
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import NO_ONE, Rules, State
 
 EXT = "harbormaster"
 CARD_VP = 2
@@ -51,7 +52,7 @@ register({
 
 
 def harbor_points(state: State, seat: int) -> int:
-    """Settlements on a harbor vertex count 1, cities 2 (RULES.md §4)."""
+    """Settlements on a harbor vertex count 1, cities 2 (docs/rules/harbormaster.md §4)."""
     harbor = state.board.vertex_harbor
     p = state.players[seat]
     return sum(1 for v in p.settlements if harbor[v] is not None) + sum(
@@ -75,7 +76,7 @@ def next_holder(points: list[int], held: int, active: int) -> int:
       at once (impossible in normal turns) → the active player first, then seat order.
     - A holder keeps it on ties; it moves to the unique player with the most points if that
       player has >= 3 and strictly more than the holder (this also covers a holder whose
-      points dropped: DECISION, RULES.md §4).
+      points dropped: DECISION, docs/rules/harbormaster.md §4).
     - A holder below 3 while nobody else has 3 returns it to the supply (DECISION, §4).
     """
     n = len(points)
@@ -121,14 +122,25 @@ def same(x: int) -> int:
     return x
 
 
-class Harbormaster(Module):
+def narrate_changed(e: HarbormasterChanged, at: Places) -> str:
+    if e.holder is None:
+        return "The Harbormaster card goes back to the supply"
+    return f"{at.who(e.holder)} takes the Harbormaster card ({e.points[e.holder]} harbor points)"
+
+
+NARRATION: dict[type[Event], Narrator] = dict([narrator(HarbormasterChanged, narrate_changed)])
+
+
+class Harbormaster(Module[State, None]):
     name = "harbormaster"
     description = (
         "Harbor points (settlement 1, city 2 on a harbor); the first to 3 takes the "
         "Harbormaster card (2 VP); play to one more VP."
     )
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    narration = NARRATION
+
+    def install(self, rules: Rules, params: Any) -> None:
         rules.ext(EXT, init_holder, same)
         rules.view_ext[EXT] = view_harbormaster
         rules.evolvers[HarbormasterChanged] = evolve_changed

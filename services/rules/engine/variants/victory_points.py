@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from services.rules.engine.ruleset import Module, Ruleset
-from services.rules.engine.state import State
+from services.rules.engine.ruleset import Module
+from services.rules.engine.state import Rules, State
 
 
 class Params(msgspec.Struct, forbid_unknown_fields=True):
@@ -23,12 +23,12 @@ class Params(msgspec.Struct, forbid_unknown_fields=True):
             raise ValueError("victory-points: target must be between 3 and 30")
 
 
-class VictoryPoints(Module):
+class VictoryPoints(Module[State, Params]):
     name = "victory-points"
     description = "Play to another number of victory points (target=N, default 10)."
     Params = Params
 
-    def install(self, rules: Ruleset, params: Any) -> None:
+    def install(self, rules: Rules, params: Any) -> None:
         target: int = params.target
         previous: Callable[[State, int], int] = rules.win_target
 

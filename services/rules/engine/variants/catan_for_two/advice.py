@@ -1,4 +1,4 @@
-"""Heuristic moves for Catan for Two (RULES.md §5) that a prompt's default cannot give.
+"""What the heuristic bot should do in Catan for Two's own places (bots ask `Module.advice`).
 
 The neutral-building default is already sensible (the neutral piece goes away from our roads
 and close to the opponent's, `default_neutral`). What the main stage's default (end the turn)
@@ -17,27 +17,42 @@ from events.catan_for_two import DiscardKnight, ForceTrade, GiveBackCards, SendR
 from events.commands import Command
 from events.prompts import Prompt, View
 from events.types import bundle_to_vector
+from services.rules.engine.advice import Advice, BotSense, offered
+from services.rules.engine.variants.catan_for_two.common import EXT, GIVE_BACK
 
 FORCE_TRADE_MIN_CARDS = 3
 ARMY_MIN = 3
 
 
+class CatanForTwoAdvice(Advice):
+    def stage(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
+        if prompt.stage != GIVE_BACK:
+            return None
+        hand = bundle_to_vector(view.players[prompt.seat].hand or {})
+        return give_back(prompt, hand, sense.goal(hand))
+
+    def first(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
+        return token_action(view, prompt, sense.robber_hurts_me(view, prompt.seat))
+
+
 def token_action(view: View, prompt: Prompt, robber_hurts_me: bool) -> Command | None:
     """A token action or a knight discard worth taking now, if any is offered."""
     seat = prompt.seat
-    offered = {type(o): o for o in prompt.options}
-    if SendRobberToDesert in offered and robber_hurts_me:
-        return offered[SendRobberToDesert]
+    desert = offered(prompt, SendRobberToDesert)
+    if desert is not None and robber_hurts_me:
+        return desert
     opponent = next(p for p in view.players if p.seat != seat)
-    if ForceTrade in offered and opponent.cards >= FORCE_TRADE_MIN_CARDS:
-        return offered[ForceTrade]
-    if DiscardKnight in offered and short_of_tokens(view, seat) and army_is_settled(view, seat):
-        return offered[DiscardKnight]
+    force = offered(prompt, ForceTrade)
+    if force is not None and opponent.cards >= FORCE_TRADE_MIN_CARDS:
+        return force
+    knight = offered(prompt, DiscardKnight)
+    if knight is not None and short_of_tokens(view, seat) and army_is_settled(view, seat):
+        return knight
     return None
 
 
 def short_of_tokens(view: View, seat: int) -> bool:
-    two = view.ext.get("catan-for-two", {})
+    two = view.ext.get(EXT, {})
     return bool(two) and two["tokens"][seat] < two["token_price"][seat]
 
 
@@ -63,3 +78,6 @@ def give_back(prompt: Prompt, hand: list[int], goal: tuple[int, ...]) -> Command
         return missing, tuple(sorted(rest, reverse=True))
 
     return min(options, key=cost)
+
+
+ADVICE = CatanForTwoAdvice()

@@ -1,0 +1,89 @@
+"""Catan for Two's constants, rule ids and public state (see the package docstring)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.engine.rules import register
+from services.rules.engine.state import MAIN, NO_ONE, State
+
+EXT = "catan-for-two"
+SETUP_KEY = "catan-for-two.neutrals"
+NEUTRAL = "catan_for_two.neutral"  # phase: the active seat builds the owed neutral piece
+GIVE_BACK = "catan_for_two.give_back"  # phase: the forced trade's 2 cards go back
+# Rule 1 (DECISION): one start settlement per neutral, point-symmetric, off the centre hex.
+NEUTRAL_STARTS = (((-1, -1), (0, -1), (-1, 0)), ((1, 1), (0, 1), (1, 0)))
+TOKENS_TOTAL = 20
+TOKENS_START = 5
+KNIGHT_TOKENS = 2
+FORCED_CARDS = 2
+
+register({
+    "catan_for_two.neutral.start": "Catan for Two: each neutral player starts with 1 settlement, placed before set-up; it blocks by the distance rule.",
+    "catan_for_two.neutral.no_production": "Catan for Two: neutral players never take turns, receive resources or get robbed; a neutral may hold Longest Road.",
+    "catan_for_two.roll.twice": "Catan for Two: the active player rolls twice; each roll produces (or resolves a 7) before the next.",
+    "catan_for_two.roll.differ": "Catan for Two: the second total must differ from the first; a repeated total is re-rolled without effect.",
+    "catan_for_two.neutral.build": "Catan for Two: after building a road you build a free road for a neutral of your choice; after a settlement, a neutral settlement (a road if no neutral settlement fits); nothing after a city or a development card.",
+    "catan_for_two.neutral.piece": "Catan for Two: the neutral piece is the one the build calls for (a settlement, else a road).",
+    "catan_for_two.neutral.unknown": "Catan for Two: neutral pieces go to one of the two neutral players.",
+    "catan_for_two.token.price": "Catan for Two: a token action costs 1 token if your public VP are not more than your opponent's, else 2.",
+    "catan_for_two.token.once_per_turn": "Catan for Two: at most one token action per turn, after both rolls.",
+    "catan_for_two.token.short": "Catan for Two: you must hold the tokens the action costs.",
+    "catan_for_two.forced_trade.empty_hand": "Catan for Two: a forced trade needs an opponent holding at least 1 card.",
+    "catan_for_two.forced_trade.give_back": "Catan for Two: a forced trade draws 2 cards (1 if the opponent holds 1), then you give back 2 cards you hold.",
+    "catan_for_two.robber.at_desert": "Catan for Two: the robber action moves the robber to the desert (no steal); not when it is already there.",
+    "catan_for_two.knight.once_per_turn": "Catan for Two: once per turn a face-up knight may be discarded for 2 trade tokens.",
+    "catan_for_two.knight.none_face_up": "Catan for Two: only a knight already played (face up) can be discarded.",
+    "catan_for_two.token.gain": "Catan for Two: a settlement next to the desert gains 2 tokens, on the coast 1, both 3 (set-up too); an empty supply gives nothing.",
+})
+
+
+class TwoState:
+    """Public module state: tokens, the turn's roll step and flags, the owed neutral piece."""
+
+    __slots__ = ("tokens", "supply", "step", "first", "action_used", "knight_used", "due",
+                 "resume", "victim", "trades")
+
+    def __init__(self, seats: int) -> None:
+        self.tokens = [TOKENS_START] * seats
+        self.supply = TOKENS_TOTAL - TOKENS_START * seats
+        self.step = 0  # rolls resolved this turn (0, 1, 2)
+        self.first = 0  # the first roll's total
+        self.action_used = False
+        self.knight_used = False
+        self.due = ""  # "road" / "settlement" while a neutral piece is owed
+        self.resume = MAIN  # the phase after the neutral piece
+        self.victim = NO_ONE  # forced trade in progress: who gets the cards back
+        self.trades = 0  # forced trades so far (chance index)
+
+    def copy(self) -> TwoState:
+        t = TwoState.__new__(TwoState)
+        for name in TwoState.__slots__:
+            setattr(t, name, getattr(self, name))
+        t.tokens = self.tokens[:]
+        return t
+
+    def dump(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in TwoState.__slots__}
+
+    @staticmethod
+    def load(d: dict[str, Any]) -> TwoState:
+        t = TwoState.__new__(TwoState)
+        for name in TwoState.__slots__:
+            setattr(t, name, d[name])
+        t.tokens = list(t.tokens)
+        return t
+
+
+def two(state: State) -> TwoState:
+    ext: TwoState = state.ext[EXT]
+    return ext
+
+
+def neutrals(state: State) -> range:
+    return range(state.n, len(state.players))
+
+
+def opponent(state: State, seat: int) -> int:
+    seats: int = state.n
+    return (seat + 1) % seats

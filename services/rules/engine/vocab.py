@@ -1,0 +1,192 @@
+"""Per-ruleset vocabularies: resources, development cards, terrains and piece kinds.
+
+The base game installs its five resources, five card kinds, six terrains and three pieces; a
+module extends them (Oil Springs adds oil with its own bank, Barbarian Attack its cards, Rivers
+swamp and bridges, Pirate Islands sea ships, …). Hands, banks, decks and costs are flat lists of
+ints indexed by these vocabularies, so the hot paths stay as fast as with fixed 5-wide vectors:
+every lookup below is made once, when the ruleset is assembled (`freeze`), never per move.
+
+On the wire a resource is still a name (`events.types.Resource` for the base five); a module
+that adds one declares its own typed wire fields for it (its events), so old logs and the base
+events' shapes never change. `wire_bundle` is how the base rules put a vector into a base event:
+it refuses a module resource rather than write a log no decoder accepts, so a module adding one
+must wrap the hooks that would move it (production, steal) and move it with its own events.
+Views carry the module resources beside the base bundles (`views.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource, vector_to_bundle
+
+BASE_WIDTH = len(RESOURCES)
+
+Site = Literal["vertex", "edge", "hex"]
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """A kind of piece a seat owns.
+
+    site: where it stands. route: an edge piece that is part of a seat's network (roads,
+    ships, bridges: connection and Longest Road); it takes its edge. weight: how many roads it
+    counts for in a route (a road beside a camel, which depends on another piece, is the
+    `route_weight` hook's). level: for vertex pieces, what one building yields (settlement 1,
+    city 2, metropolis 3). vp: points it is worth. limit: pieces per seat (0: none of this
+    kind; the base checks it). occupies: a vertex piece that takes its vertex (buildings; not a
+    wagon, which shares it). Other edge pieces (knights, camels) stand beside what is there.
+    """
+
+    name: str
+    site: Site
+    limit: int
+    route: bool = False
+    weight: int = 1
+    level: int = 0
+    vp: int = 0
+    occupies: bool = True
+
+
+BASE_PIECES = (
+    PieceKind("road", "edge", 15, route=True),
+    PieceKind("settlement", "vertex", 5, level=1, vp=1),
+    PieceKind("city", "vertex", 4, level=2, vp=2),
+)
+BASE_BANK = 19
+BASE_DECK = (14, 5, 2, 2, 2)
+
+
+class Vocabulary:
+    """The names a ruleset knows, each with its index in the engine's vectors.
+
+    Built by `install` functions (base first, then modules), then `freeze`d: after that the
+    tuples below are what the rules read. Indices never change once given, so the base's
+    indices (lumber 0 … ore 4, knight 0 … monopoly 4) are the same in every ruleset.
+    """
+
+    def __init__(self) -> None:
+        self.resources: tuple[str, ...] = ()
+        self.resource_index: dict[str, int] = {}
+        self.bank: tuple[int, ...] = ()  # starting bank per resource
+        self.hand_limit: tuple[int, ...] = ()  # most a seat may hold per resource (0: no cap)
+        self.dev_cards: tuple[str, ...] = ()
+        self.dev_index: dict[str, int] = {}
+        self.dev_deck: tuple[int, ...] = ()  # copies per card
+        self.terrains: dict[str, int] = {}  # terrain -> resource index (-1: produces none)
+        self.land: set[str] = set()  # terrains that are land (sea-like ones are not)
+        self.pieces: dict[str, PieceKind] = {}
+        self.frozen = False
+        # A vector as a base event's bundle: base resources only (see the module docstring).
+        # With the base vocabulary it is the plain conversion (hot: every production).
+        self.wire_bundle: Callable[[list[int]], Bundle] = self._checked_bundle
+
+    # --- extension (install time) ---------------------------------------------------------------
+
+    def add_resource(self, name: str, bank: int, hand_limit: int = 0) -> int:
+        self._check(name not in self.resource_index, f"resource {name!r} twice")
+        self.resource_index[name] = len(self.resources)
+        self.resources += (name,)
+        self.bank += (bank,)
+        self.hand_limit += (hand_limit,)
+        return self.resource_index[name]
+
+    def add_dev_card(self, name: str, copies: int) -> int:
+        self._check(name not in self.dev_index, f"development card {name!r} twice")
+        self.dev_index[name] = len(self.dev_cards)
+        self.dev_cards += (name,)
+        self.dev_deck += (copies,)
+        return self.dev_index[name]
+
+    def set_copies(self, name: str, copies: int) -> None:
+        """Change a card's number of copies (a scenario's deck: 0 removes the card)."""
+        deck = list(self.dev_deck)
+        deck[self.dev_index[name]] = copies
+        self.dev_deck = tuple(deck)
+
+    def add_terrain(self, name: str, resource: str | None = None, land: bool = True) -> None:
+        self._check(resource is None or resource in self.resource_index,
+                    f"terrain {name!r} produces unknown resource {resource!r}")
+        self.terrains[name] = -1 if resource is None else self.resource_index[resource]
+        if land:
+            self.land.add(name)
+        else:
+            self.land.discard(name)
+
+    def add_piece(self, kind: PieceKind) -> None:
+        self.pieces[kind.name] = kind
+
+    def _check(self, ok: bool, problem: str) -> None:
+        if self.frozen:
+            raise ValueError(f"the vocabulary is frozen ({problem})")
+        if not ok:
+            raise ValueError(problem)
+
+    def freeze(self, costs: dict[str, tuple[int, ...]]) -> None:
+        """End of assembly: pad every cost to the full resource width (a cost written before
+        a module added a resource does not mention it)."""
+        width = len(self.resources)
+        for name, cost in costs.items():
+            if len(cost) < width:
+                costs[name] = tuple(cost) + (0,) * (width - len(cost))
+        if width == BASE_WIDTH:
+            self.wire_bundle = vector_to_bundle
+        self.frozen = True
+
+    # --- reading ------------------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return len(self.resources)
+
+    def zeros(self) -> list[int]:
+        return [0] * len(self.resources)
+
+    def vector(self, bundle: Mapping[str, int] | Mapping[Resource, int]) -> list[int]:
+        vec = [0] * len(self.resources)
+        index = self.resource_index
+        for name, n in bundle.items():
+            vec[index[name]] += n
+        return vec
+
+    def bundle(self, vec: Sequence[int]) -> dict[str, int]:
+        names = self.resources
+        return {names[i]: n for i, n in enumerate(vec) if n} if any(vec) else {}
+
+    def _checked_bundle(self, vec: Sequence[int]) -> Bundle:
+        if len(vec) > BASE_WIDTH and any(vec[BASE_WIDTH:]):
+            extra = self.extra(vec)
+            raise ValueError(f"{extra} cannot go in a base event: the module that adds a "
+                             "resource moves it with events of its own")
+        return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
+
+    def wire_resource(self, name: str) -> Resource:
+        if self.resource_index[name] >= BASE_WIDTH:
+            raise ValueError(f"{name} cannot go in a base event (see wire_bundle)")
+        return cast(Resource, name)
+
+    def extra(self, vec: Sequence[int]) -> dict[str, int]:
+        """The module resources of a vector (what a view shows beside the base bundle)."""
+        names = self.resources
+        return {names[i]: vec[i] for i in range(BASE_WIDTH, len(vec)) if vec[i]}
+
+    def route_kinds(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.pieces.values() if k.route)
+
+
+def base_vocabulary() -> Vocabulary:
+    """The base game's names, with the indices `events.types` uses."""
+    v = Vocabulary()
+    for r in RESOURCES:
+        v.add_resource(r, BASE_BANK)
+    for card, copies in zip(DEV_CARDS, BASE_DECK, strict=True):
+        v.add_dev_card(card, copies)
+    for t in ("forest", "hills", "pasture", "fields", "mountains"):
+        v.add_terrain(t, RESOURCES[TERRAIN_RESOURCE[t]])
+    v.add_terrain("desert")
+    v.add_terrain("sea", land=False)
+    for kind in BASE_PIECES:
+        v.add_piece(kind)
+    return v

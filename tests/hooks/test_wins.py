@@ -1,0 +1,21 @@
+"""Hook `wins`: a win predicate beyond total VP (Pirate Islands: fortress and 10 VP; Oil
+Springs may end with no winner)."""
+
+from toy import toy
+
+from events.commands import BuildRoad
+from events.events import GameFinished
+from services.rules.engine.base.roads import legal_road_edges
+from services.rules.engine.state import Rules
+
+
+def test_a_module_decides_who_wins() -> None:
+    def install(rules: Rules) -> None:
+        rules.wins = lambda state, seat: len(state.players[seat].roads) >= 3
+
+    t = toy("toy-wins", install)
+    t.turn_of(0)
+    t.give(0, lumber=1, brick=1)
+    events = t.when(BuildRoad(seat=0, edge=legal_road_edges(t.state, 0)[0]))
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
