@@ -121,6 +121,7 @@ def _more_commands() -> list[Any]:
     """Subcommands that live in their own modules (service, tournament, replay, …)."""
     from services.cli import (  # noqa: F401  (each registers its commands)
         acl,
+        archives,
         play,
         projections,
         registry,
