@@ -219,6 +219,9 @@ def _attach(data_dir: Path) -> _Attachment | None:
         lock.close()
         return None
     command, pid = _read_owner(data_dir)
+    if not command:  # the owner has not finished starting it (its password, its users)
+        lock.close()
+        return None
     server = Server(url, "attached", data_dir, owner=command, owner_pid=pid)
     users.register(url, users.EmbeddedUsers(parts.path, unquote(parts.password or ""),
                                             attached=True))
