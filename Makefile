@@ -1,5 +1,6 @@
 # Everything runs in a local virtualenv (.venv) made from pyproject.toml; only Python 3.11+
-# and make are needed. `make tournament` and `make test` are the README's two commands.
+# and make are needed. `make` alone makes it (the README's quick path); `make tournament` and
+# `make test` are the README's two commands.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	@echo "hexlog is installed in $(BIN)/: run 'source $(BIN)/activate' to put it on your PATH"
 
 # A short tournament of the shipped bots on the embedded Valkey (./.hexlog), then the table.
 tournament: $(STAMP)

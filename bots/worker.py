@@ -1,13 +1,10 @@
-"""A bot worker: serves every seat of one or more bot pools over Redis (the bot protocol).
+"""A bot worker: serves every seat of one or more bot pools over Redis (the bot protocol,
+docs/protocol.md: what a bot in any language does, with the keys and fields by name).
 
-Protocol (any language can speak it): read entries from the pool's prompt streams
-`hexlog:{p}:prompts:bot:<pool>` (one per partition p = 000..015) with XREADGROUP (group
-`workers`); each has `game`, `seat`, `version`, `deadline`, `key` (hex: the turn key for this
-seat and version), `seed_sha256` (the public seed commitment, to seed a deterministic bot per
-decision), `prompt` (JSON `Prompt`) and, if the pool wants views, `view` (JSON `View`). Answer
-by XADD to the pool's command stream of the game's partition, `hexlog:{p}:cmds:bot:<pool>`,
-with `__data__` = a JSON `CommandEnvelope` whose `expected_version` is the prompt's version and
-`mac` = hex HMAC-SHA256(key, __data__) (events/auth.py), then XACK the prompt.
+In short: read the pool's prompt streams `hexlog:{p}:prompts:bot:<pool>` (p = 000..015) with
+XREADGROUP (group `workers`); answer each prompt by XADD to `hexlog:{p}:cmds:bot:<pool>` of
+`__data__` (a JSON `CommandEnvelope` whose `expected_version` is the prompt's version) and `mac`
+(hex HMAC-SHA256 of `__data__` by the prompt's turn `key`), then XACK the prompt.
 
 A prompt this worker cannot read, or a bot that raises, is logged and acked: the rules service
 plays the seat's default move at the deadline, so a broken bot slows its games but never

@@ -124,6 +124,27 @@ def read_lines(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], GameRecord
     return head, GameRecord(game_id, decode_entries(game_id, entries), decode_rulings(rulings))
 
 
+def header_problems(head: dict[str, Any], record: GameRecord) -> list[str]:
+    """Where the archive disagrees with its own header: a file cut at a line boundary (or with
+    lines added or removed) still reads, and only the header's counts can tell."""
+    problems = []
+    events, rulings = head.get("events"), head.get("rulings")
+    if isinstance(events, int) and events != len(record.events):
+        problems.append(f"the header says {events} events and the archive holds "
+                        f"{len(record.events)}: lines were cut or added")
+    if isinstance(rulings, int) and rulings != len(record.rulings):
+        problems.append(f"the header says {rulings} rulings and the archive holds "
+                        f"{len(record.rulings)}: lines were cut or added")
+    done = bool(record.events) and isinstance(record.events[-1].event, GameFinished)
+    if head.get("finished") is True and not done:
+        problems.append("the header says the game finished and the archive does not end "
+                        "with GameFinished: it was cut")
+    commitment = head.get("seed_sha256")
+    if commitment and record.events and commitment != record.created.seed_sha256:
+        problems.append("the header's seed commitment is not GameCreated's")
+    return problems
+
+
 def read_file(path: str) -> tuple[dict[str, Any], GameRecord]:
     with open(path, "rb") as f:
         return read_lines(f)

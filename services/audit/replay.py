@@ -81,7 +81,9 @@ def render(record: GameRecord, version: int | None, who: Viewer, tail: int = 0) 
     """The board, the players and the events up to `version`, for `who`."""
     state = fold_to(record, version)
     v = state.version
-    seen = view(state, who.seat, referee=who.referee)
+    # Once the game is over nothing is hidden: every viewer sees the hands and the VP cards
+    # (the winner's total, not the public part of it).
+    seen = view(state, who.seat, referee=who.referee or state.finished)
     lines = event_lines(record, state, who, v)
     if tail and len(lines) > tail:
         lines = [f"… {len(lines) - tail} earlier events (--tail 0 shows all)"] + lines[-tail:]

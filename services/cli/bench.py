@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import resource
-import sys
 import time
+from contextlib import nullcontext
 from typing import Any
 
 from bots.local import play
@@ -26,24 +26,24 @@ def bench_engine(
     seed: int = 0,
     progress: bool = True,
 ) -> dict[str, Any]:
+    if games < 1:
+        raise ValueError(f"a benchmark plays at least one game, not {games}")
     decisions = events = 0
     unfinished = 0
     start = time.perf_counter()
-    for g in range(games):
-        game_seed = f"bench:{seed}:{g}".encode()
-        created = new_game(f"bench-{g}", seats, game_seed, modules=variants, ruleset=ruleset,
-                           turn_limit=2000)
-        bots = [RandomBot(seed * 1000 + g * 10 + s) for s in range(seats)]
-        game = play(created, bots, SeededDealer(game_seed), keep_log=False, deterministic=False)
-        decisions += game.decisions
-        events += game.state.version - 1
-        unfinished += game.state.winner < 0
-        if progress and sys.stderr.isatty() and (g + 1) % max(1, games // 50) == 0:
-            rate = (g + 1) / (time.perf_counter() - start)
-            print(f"\r  {g + 1}/{games} games, {rate:.1f} games/s", end="", file=sys.stderr)
+    with _progress(games) if progress else nullcontext() as shown:
+        for g in range(games):
+            game_seed = f"bench:{seed}:{g}".encode()
+            created = new_game(f"bench-{g}", seats, game_seed, modules=variants, ruleset=ruleset,
+                               turn_limit=2000)
+            bots = [RandomBot(seed * 1000 + g * 10 + s) for s in range(seats)]
+            game = play(created, bots, SeededDealer(game_seed), keep_log=False, deterministic=False)
+            decisions += game.decisions
+            events += game.state.version - 1
+            unfinished += game.state.winner < 0
+            if shown is not None:
+                shown.update(g + 1, rate=f"{(g + 1) / (time.perf_counter() - start):.1f} games/s")
     elapsed = time.perf_counter() - start
-    if progress and sys.stderr.isatty():
-        print(file=sys.stderr)
     return {
         "ruleset": ruleset,
         "variants": [v.name for v in variants],
@@ -56,6 +56,14 @@ def bench_engine(
         "peak_rss_mb": peak_rss_mb(),
         "seconds": elapsed,
     }
+
+
+def _progress(games: int) -> Any:
+    """A bar on a terminal (rich is only loaded then: `--json` runs measure the engine's
+    memory, compared with catanatron's in benchmarks/README.md)."""
+    from services.cli.progress import CountProgress
+
+    return CountProgress(games)
 
 
 def format_engine(result: dict[str, Any]) -> str:

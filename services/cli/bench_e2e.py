@@ -1,44 +1,101 @@
 """`hexlog bench e2e`: games with random bots through the real service (Redis, rules service
 and bot workers as separate processes), and the rates a user feels: accepted commands per
 second, games per minute, and command→event latency (from the bot's XADD to the commit of the
-events, measured by the rules service)."""
+events, measured by the rules service).
+
+Benchmark games never mix with the user's: without REDIS_URL the benchmark runs its own
+embedded Valkey in a folder of its own (a temporary one under the data dir, removed after);
+with REDIS_URL it deletes every key of the games it made (`bench-*`, and the `ceiling-*`
+games of the raw append measurement) when it ends.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
+import shutil
 import statistics
-import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from redis.asyncio import Redis
 
 from events.requests import CreateGame
-from services.cli.main import modules_from
+from services.cli.errors import CliError, UsageError
+from services.cli.options import data_dir, modules_from
+from services.cli.progress import CountProgress
+from services.cli.server import redis_problem, say
 from services.client import Client, new_id
+from services.projections.projector import BENCH_STATUS, game_key
 from services.rules.protocol import latency_key
 from services.runtime import processes
+from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url
-from services.runtime.valkey import redis_url_from_env_or_embedded
 from services.store import EventStore
-from services.store.keys import PARTITIONS, feed_key, game_keys
+from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
 
 
 def run(args: argparse.Namespace) -> int:
-    with redis_url_from_env_or_embedded(args.data_dir) as url:
+    made: list[str] = []
+    with bench_server(args) as url:
         procs = [processes.spawn(processes.hexlog_command("serve", "rules"), role_url(url, "rules"))
                  for _ in range(args.rules_workers)]
         procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"),
                                      pools_url(url, ["random"])))
         try:
-            result = asyncio.run(bench(url, args))
+            result = asyncio.run(bench(url, args, made))
         finally:
             processes.stop(procs)
+            if made:
+                asyncio.run(forget_games(url, made))
     print(json.dumps(result) if args.json else format_result(result))
     return 0
+
+
+@contextlib.contextmanager
+def bench_server(args: argparse.Namespace) -> Iterator[str]:
+    """REDIS_URL, or an embedded Valkey of the benchmark's own (never the user's games)."""
+    own = args.data_dir is None
+    root = data_dir(argparse.Namespace())
+    if own:
+        root.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix="bench-", dir=root))
+    else:
+        folder = Path(args.data_dir).expanduser().resolve()
+    processes.use_log_dir(folder / "logs" if not own else root / "logs")
+    try:
+        with open_server(folder, "bench", say=say) as server:
+            if server.how == "attached":
+                raise UsageError(f"--data-dir {folder} is in use by another server; the "
+                                 "benchmark needs a folder of its own")
+            if server.how == "env" and (problem := redis_problem(server.url)):
+                raise CliError(f"cannot reach Redis (REDIS_URL): {problem}")
+            where = ("REDIS_URL (its games are deleted after)" if server.how == "env"
+                     else f"a Valkey of its own in {folder}" + (" (removed after)" if own else ""))
+            say(f"bench e2e: on {where}")
+            yield server.url
+    finally:
+        if own:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+async def forget_games(url: str, games: list[str]) -> None:
+    """Delete every key of the benchmark's games from a server the user shares with it."""
+    redis = Redis.from_url(url)
+    try:
+        for game in games:
+            k = game_keys(game)
+            await redis.delete(k.ev, k.meta, k.secret, k.outcomes, k.snap, k.rulings, k.prompts,
+                               game_key(game))
+            await redis.zrem(GAMES_INDEX, game)
+    finally:
+        await redis.aclose()
 
 
 async def feed_total(redis: Redis) -> int:
@@ -48,7 +105,7 @@ async def feed_total(redis: Redis) -> int:
     return sum(await pipe.execute())
 
 
-async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
+async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str, Any]:
     redis = Redis.from_url(url)
     client = Client(redis)
     await client.wait_for_rules()
@@ -57,13 +114,13 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
     sem = asyncio.Semaphore(args.concurrency)
     done = 0
     versions: list[int] = []
-    progress = sys.stderr.isatty() and not args.json
     start = time.perf_counter()
 
-    async def one(i: int) -> None:
+    async def one(i: int, shown: CountProgress) -> None:
         nonlocal done
         async with sem:
             game_id = new_id("bench")
+            made.append(game_id)
             await client.create_game(CreateGame(
                 command_id=new_id("create"), game_id=game_id, seats=4,
                 modules=modules_from(args), controllers=("bot:random",) * 4,
@@ -75,18 +132,15 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(0.05)
             versions.append(int(await redis.hget(meta_key, "version") or 0))
             done += 1
-            if progress:
-                rate = done / (time.perf_counter() - start) * 60
-                print(f"\r  {done}/{args.games} games, {rate:.1f} games/min", end="", file=sys.stderr)
+            shown.update(done)
 
-    await asyncio.gather(*(one(i) for i in range(args.games)))
+    with CountProgress(args.games, lines=False) as shown:
+        await asyncio.gather(*(one(i, shown) for i in range(args.games)))
     elapsed = time.perf_counter() - start
-    if progress:
-        print(file=sys.stderr)
     commands = await feed_total(redis) - feed_before - args.games  # minus the creations
     await asyncio.sleep(1.2)  # the rules service writes its latency samples once a second
     lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
-    ceiling = await lua_append_rate(redis, clients=args.concurrency)
+    ceiling = await lua_append_rate(redis, clients=args.concurrency, made=made)
     await redis.aclose()
     return {
         "games": args.games,
@@ -104,7 +158,8 @@ async def bench(url: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-async def lua_append_rate(redis: Redis, clients: int, seconds: float = 3.0) -> float:
+async def lua_append_rate(redis: Redis, clients: int, made: list[str],
+                          seconds: float = 3.0) -> float:
     """The ceiling: the same append script with no rules, no bots — `clients` concurrent
     writers, each appending one small event at a time to its own game."""
     store = EventStore(redis)
@@ -116,7 +171,8 @@ async def lua_append_rate(redis: Redis, clients: int, seconds: float = 3.0) -> f
     async def writer(i: int) -> None:
         nonlocal count
         game = f"{run}-{i}"
-        await store.create_game(game, payload, {"status": "bench"})
+        made.append(game)
+        await store.create_game(game, payload, {"status": BENCH_STATUS})
         version = 1
         while time.perf_counter() < stop:
             result = await store.append(game, version, f"c{version}", [payload], scope="svc")

@@ -1,42 +1,44 @@
-"""The `hexlog` command. Each subcommand lives in its own module; this file only wires them."""
+"""The `hexlog` command. Each subcommand lives in its own module; this file only wires them,
+and runs every command through the one error path (services/cli/errors.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
-from events.events import ModuleSpec
-from services.rules.engine.modules import MODULES, RulesetError
-
-
-def parse_variant(text: str) -> ModuleSpec:
-    """`friendly-robber` or `victory-points:target=12,other=x`."""
-    name, _, rest = text.partition(":")
-    params: dict[str, int | str | bool] = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise argparse.ArgumentTypeError(f"variant parameter {item!r} is not key=value")
-        params[key] = int(value) if value.lstrip("-").isdigit() else value
-    return ModuleSpec(name=name, params=params)
+from services.cli.errors import EXIT_CODES, USAGE, run_guarded
+from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
+    add_rules_options,
+    at_least,
+    check_modules,
+    modules_from,
+    parse_variant,
+    seat_count,
+)
+from services.rules.engine.modules import MODULES
 
 
-def modules_from(args: argparse.Namespace) -> tuple[ModuleSpec, ...]:
-    specs: list[ModuleSpec] = []
-    if getattr(args, "ruleset", "base") != "base":
-        specs.append(ModuleSpec(name=args.ruleset))
-    specs.extend(getattr(args, "variant", None) or [])
-    return tuple(specs)
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (exit 2) like every other error of hexlog."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
 
 
-def add_rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scenario", "--ruleset", dest="ruleset", default="base", metavar="NAME",
-                   help="base, or a scenario (see `hexlog rulesets`)")
-    p.add_argument("--variant", action="append", type=parse_variant, default=[],
-                   metavar="NAME[:k=v,...]",
-                   help="add a variant module; repeatable (see `hexlog rulesets`)")
+def version_text() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from services.rules.engine import RULES_VERSION
+
+    try:
+        package = version("hexlog")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        package = "unknown"
+    return f"hexlog {package} (rules {RULES_VERSION})"
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
@@ -55,43 +57,57 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from services.cli.bench import bench_engine, format_engine
 
+    specs = modules_from(args)
     if args.seats is None:  # e.g. catan-for-two is a 2-seat module
-        allowed = [set(MODULES[s.name].seats) for s in modules_from(args) if s.name in MODULES]
+        allowed = [set(MODULES[s.name].seats) for s in specs if s.name in MODULES]
         args.seats = max(set.intersection({4, 3, 2}, *allowed) or {4})
+    check_modules(specs, args.seats)
     if args.target != "engine":
         from services.cli import bench_e2e
 
         return bench_e2e.run(args)
-    try:
-        result = bench_engine(args.games, ruleset=args.ruleset, variants=modules_from(args),
-                              seats=args.seats, seed=args.seed)
-    except RulesetError as exc:
-        print(f"hexlog: {exc}", file=sys.stderr)
-        return 2
+    result = bench_engine(args.games, ruleset=args.ruleset, variants=specs,
+                          seats=args.seats, seed=args.seed, progress=not args.json)
     print(json.dumps(result) if args.json else format_engine(result))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="hexlog",
         description="An event-sourced Catan game service: rules, bots, tournaments, replay.",
+        epilog=EXIT_CODES + " Data: the embedded Valkey keeps its data in --data-dir, else "
+               "$HEXLOG_DATA_DIR, else ./.hexlog; REDIS_URL points every command at a server "
+               "of your own instead.",
     )
+    parser.add_argument("--version", action="version", version=version_text(),
+                        help="print hexlog's version and the rules version, and exit")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an error, print the traceback as well (also $HEXLOG_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("rulesets", help="list scenarios and variants, and what combines")
     p.add_argument("--json", action="store_true", help="print data instead of text")
     p.set_defaults(func=cmd_rulesets)
 
-    p = sub.add_parser("bench", help="measure the engine (in-process) or the service (e2e)")
-    p.add_argument("target", choices=["engine", "e2e"])
-    p.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    p.add_argument("--seats", type=int, default=None,
+    p = sub.add_parser("bench", help="measure the engine (in-process) or the service (e2e)",
+                       description="engine: complete games of random bots in this process. "
+                                   "e2e: games through Redis and the real services, on a "
+                                   "server of its own (never among your games).")
+    p.add_argument("target", choices=["engine", "e2e"],
+                   help="engine: the rules alone; e2e: the whole service")
+    p.add_argument("--games", type=at_least(1), default=200, help="games to play (default 200)")
+    p.add_argument("--seats", type=seat_count, default=None,
                    help="default 4, or the most seats every chosen module allows")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--concurrency", type=int, default=32, help="e2e: games at once")
-    p.add_argument("--rules-workers", type=int, default=1, help="e2e: rules service processes")
-    p.add_argument("--data-dir", default=".hexlog", help="e2e: embedded Valkey data (no REDIS_URL)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="an integer: the same seed plays the same games (default 0)")
+    p.add_argument("--concurrency", type=at_least(1), default=32,
+                   help="e2e: games at once (default 32)")
+    p.add_argument("--rules-workers", type=at_least(1), default=1,
+                   help="e2e: rules service processes (default 1)")
+    p.add_argument("--data-dir", default=None,
+                   help="e2e: where the benchmark's own Valkey keeps its data while it runs "
+                        "(default: a temporary folder, removed after; ignored with REDIS_URL)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_options(p)
     p.set_defaults(func=cmd_bench)
@@ -101,14 +117,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _more_commands() -> list:  # type: ignore[type-arg]
+def _more_commands() -> list[Any]:
     """Subcommands that live in their own modules (service, tournament, replay, …)."""
     from services.cli import (  # noqa: F401  (each registers its commands)
+        acl,
+        archives,
         play,
         projections,
         registry,
         replay,
+        schemas,
         tournament,
+        up,
     )
 
     return registry.COMMANDS
@@ -117,14 +137,15 @@ def _more_commands() -> list:  # type: ignore[type-arg]
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    code: int = args.func(args)
+    debug = bool(args.debug or os.environ.get("HEXLOG_DEBUG"))
+    code: int = run_guarded(args.func, args, debug)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 def run() -> None:
     """Console-script entry point."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

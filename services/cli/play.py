@@ -1,173 +1,132 @@
-"""`hexlog play`, `hexlog serve` and `hexlog up`: games through Redis with separate processes.
+"""`hexlog play`: one game of bots through Redis and the real services, then its result.
 
-`hexlog` imports this module to register the commands, whatever command runs (`hexlog bench
-engine` too): so the service stack (asyncio, redis, the client, logging, the embedded Valkey)
-is imported inside the functions that use it, never at the top.
+Everything about the game is checked before anything starts (bots, modules and their
+parameters, seats: exit 2). Then the command attaches to a running `hexlog up` (or any other
+command's server), or starts what it needs itself, creates the game, says its id (so it can be
+watched from another terminal with `hexlog replay ID --follow`), keeps the seats' and the
+referee's credentials in the data dir (so `hexlog replay ID --as SEAT` works on the live
+game), follows the log to the end and prints the result (services/cli/result.py).
+
+`hexlog` imports this module to register the command, whatever command runs (`hexlog bench
+engine` too): the service stack (asyncio, redis, the client, the embedded Valkey) is imported
+inside the functions that use it, never at the top.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import sys
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from events.events import GameFinished
+from events.events import GameCreated, GameFinished
 from events.requests import CreateGame
-from services.cli.main import add_rules_options, modules_from
+from services.cli.errors import CliError, UsageError
+from services.cli.options import (
+    add_rules_options,
+    add_server_options,
+    at_least,
+    check_modules,
+    modules_from,
+)
 from services.cli.registry import COMMANDS
-from services.rules.engine import RulesetError, evolve, initial_state
+from services.rules.engine import evolve, initial_state
 from services.rules.engine.state import State
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
+    from services.cli.progress import GameProgress
     from services.client import Client
 
 DEFAULT_BOTS = "random,random,heuristic,heuristic"
+HEX_SEED = re.compile(r"[0-9a-f]{64}")
 
 
-def redis_url_from_env_or_embedded(data_dir: Path) -> AbstractContextManager[str]:
-    """`services.runtime.valkey`'s: REDIS_URL, or an embedded Valkey for the command."""
-    from services.runtime import valkey
+def server_for(args: argparse.Namespace, command: str) -> Any:
+    """services/cli/server.py's (a name here so tests can forbid it for refused games)."""
+    from services.cli.server import server_for as open_for
 
-    return valkey.redis_url_from_env_or_embedded(data_dir)
-
-
-# --- serve ----------------------------------------------------------------------------------
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from services.runtime.logging import configure
-
-    configure(args.log_level)
-    with redis_url_from_env_or_embedded(args.data_dir) as url:
-        if args.service == "rules":
-            from services.rules.app import run
-
-            run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer)
-        elif args.service == "bots":
-            from bots.worker import run as run_bots
-
-            run_bots(url, [b for b in args.bots.split(",") if b])
-        elif args.service == "projections":
-            from services.projections.app import run as run_projections
-
-            run_projections(url)
-    return 0
-
-
-# --- local services for one command ---------------------------------------------------------
-
-
-async def _serving(url: str, services: Sequence[str]) -> list[bool]:
-    import asyncio
-
-    from redis.asyncio import Redis
-
-    from services.rules.protocol import is_serving
-
-    redis = Redis.from_url(url)
-    try:
-        return list(await asyncio.gather(*(is_serving(redis, s) for s in services)))
-    finally:
-        await redis.aclose()
-
-
-@contextmanager
-def services_running(url: str, pools: Sequence[str], projections: bool = False) -> Iterator[list[str]]:
-    """Attach to a running rules service and bot workers, or start them for this command.
-    `pools` are bot specs (a shipped name, or `name=package.module:Factory`). A liveness key
-    left by a killed service does not count (`is_serving`)."""
-    import asyncio
-
-    from bots.registry import SHIPPED, parse_bot_spec
-    from services.runtime import processes
-    from services.runtime.users import pools_url, role_url
-
-    procs = []
-    started: list[str] = []
-    names = ["rules", *(["projections"] if projections else []),
-             *(f"bots:{parse_bot_spec(p)[0]}" for p in pools)]
-    alive = dict(zip(names, asyncio.run(_serving(url, names)), strict=True))
-    if not alive["rules"]:
-        procs.append(processes.spawn(processes.hexlog_command("serve", "rules"), role_url(url, "rules")))
-        started.append("rules")
-    if projections and not alive["projections"]:
-        procs.append(processes.spawn(processes.hexlog_command("serve", "projections"),
-                                     role_url(url, "projections")))
-        started.append("projections")
-    missing = [p for p in pools if not alive[f"bots:{parse_bot_spec(p)[0]}"]]
-    # Our own bots share a worker; a bot given by import path gets a worker of its own, whose
-    # Redis user reaches only that bot's prompts and command streams.
-    groups = [[p for p in missing if p in SHIPPED]] + [[p] for p in missing if p not in SHIPPED]
-    for group in filter(None, groups):
-        names_ = [parse_bot_spec(p)[0] for p in group]
-        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", ",".join(group)),
-                                     pools_url(url, names_)))
-        started.append("bots:" + ",".join(group))
-    try:
-        yield started
-    finally:
-        processes.stop(procs)
-
-
-# --- play -----------------------------------------------------------------------------------
+    return open_for(args, command)
 
 
 def play_bots(args: argparse.Namespace) -> list[str]:
     """The bot of each seat. Without --bots: the default bots for the most seats the chosen
-    modules allow (2 with catan-for-two, else 4). Raises RulesetError (with the reason) for
-    modules that cannot be played together or with that many seats — before anything starts."""
+    modules allow (2 with catan-for-two, else 4). Raises UsageError (with the reason) for
+    bots, modules or parameters that cannot be played together — before anything starts."""
+    from bots.registry import POOL_NAME
     from services.cli.rulesets import DEFAULT_BOTS as BY_SEATS
-    from services.cli.rulesets import check_rules, default_seats
+    from services.cli.rulesets import SEAT_COUNTS, default_seats
 
     specs = modules_from(args)
     text = args.bots if args.bots is not None else BY_SEATS[default_seats(specs)]
     bots = [b.strip() for b in text.split(",") if b.strip()]
+    bad = sorted({b for b in bots if not POOL_NAME.fullmatch(b)})
+    if bad:
+        raise UsageError(f"--bots: {', '.join(map(repr, bad))} cannot be a bot's name "
+                         "(letters, digits, _ . -)")
+    if len(bots) not in SEAT_COUNTS:
+        raise UsageError(f"a game has 2 to 4 seats, not {len(bots)} (--bots names one bot per seat)")
     try:
-        check_rules(specs, len(bots))
-    except RulesetError as exc:
+        check_modules(specs, len(bots))
+    except UsageError as exc:
         if args.bots is not None and "seats" in str(exc):
-            raise RulesetError(f"{exc} (--bots names one bot per seat)") from exc
+            raise UsageError(f"{exc} (--bots names one bot per seat)") from None
         raise
     return bots
+
+
+async def check_external(redis: Any, bots: list[str]) -> None:
+    """A bot that is not shipped must be a pool some worker registered (docs/protocol.md §3)."""
+    from bots.registry import SHIPPED
+    from services.tournament.runner import bot_registered
+
+    for bot in sorted(set(bots) - set(SHIPPED)):
+        if not await bot_registered(redis, bot):
+            raise UsageError(f"--bots: unknown bot {bot!r}: not shipped ({', '.join(SHIPPED)}), "
+                             "and no worker registered it on this Redis (docs/protocol.md §3)")
+
+
+def seed_from_text(text: str) -> str:
+    """A game seed (hex) from `--seed`: the 64 hex digits a finished game revealed (the same
+    board and dice again), or any phrase, whose SHA-256 is the seed."""
+    if HEX_SEED.fullmatch(text):
+        return text
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     import asyncio
 
-    from services.client import ServiceError
+    from bots.registry import SHIPPED
     from services.runtime.logging import configure
 
     configure(args.log_level)
-    try:
-        bots = play_bots(args)
-    except RulesetError as exc:
-        print(f"hexlog: {exc}", file=sys.stderr)
-        return 2
-    try:
-        from bots.registry import SHIPPED
+    bots = play_bots(args)
+    from services.cli.server import services_running
 
-        unknown = [b for b in bots if b not in SHIPPED]
-        if unknown:
-            raise ServiceError(f"unknown bot(s): {', '.join(unknown)} (shipped: {', '.join(SHIPPED)})")
-        with redis_url_from_env_or_embedded(args.data_dir) as url, services_running(url, sorted(set(bots))):
-            result = asyncio.run(play_game(url, args, bots))
-    except ServiceError as exc:
-        print(f"hexlog: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(result) if args.json else format_result(result))
+    shipped = sorted({b for b in bots if b in SHIPPED})  # the others: workers of their own
+    with server_for(args, "play") as server, services_running(server, shipped):
+        result = asyncio.run(play_game(server.url, args, bots))
+        # Printed now: a server this command started may yet wait for commands attached to it.
+        print(json.dumps(result) if args.json else format_result(result), flush=True)
     return 0
+
+
+def format_result(result: dict[str, Any]) -> str:
+    from services.cli.result import format_result as text
+
+    return text(result)
 
 
 async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
     from redis.asyncio import Redis
 
+    from services.cli import credentials
+    from services.cli.options import data_dir
+    from services.cli.progress import GameProgress
+    from services.cli.result import summary
+    from services.cli.server import say
     from services.client import Client, new_id
     from services.runtime.users import role_url
 
@@ -175,6 +134,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     client = Client(redis)
     try:
         await client.wait_for_rules()
+        await check_external(redis, bots)
         game_id = args.game_id or new_id()
         request = CreateGame(
             command_id=new_id("create"),
@@ -188,154 +148,67 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
             deadline_ms=args.deadline_ms,
             turn_limit=args.turn_limit,
         )
-        await client.create_game(request)
-        state, count = await follow_to_end(client, game_id, progress=sys.stderr.isatty() and not args.json)
-        return summary(state, count, game_id, bots)
+        try:
+            creds = await client.create_game(request)
+        except Exception as exc:
+            from services.client import ServiceError
+
+            if isinstance(exc, ServiceError) and "exists" in str(exc):
+                raise UsageError(f"--game-id {game_id}: a game with this id exists already") from None
+            raise
+        saved = credentials.save(data_dir(args), game_id, creds.seats, creds.referee)
+        say(f"game {game_id} started; watch it with `hexlog replay {game_id} --follow` "
+            f"(seat and referee credentials in {saved})")
+        with GameProgress(enabled=sys.stderr.isatty() and not args.json) as progress:
+            state, count, seed = await follow_to_end(client, game_id, progress)
+        return summary(state, count, game_id, bots, seed)
     finally:
         await redis.aclose()
 
 
-def seed_from_text(text: str) -> str:
-    """A game seed (hex) from a seed phrase given on the command line: its SHA-256, so any
-    phrase gives a full-size seed and the same phrase the same game."""
-    import hashlib
-
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-async def follow_to_end(client: Client, game_id: str, progress: bool) -> tuple[State, int]:
+async def follow_to_end(client: Client, game_id: str,
+                        progress: GameProgress) -> tuple[State, int, str]:
+    """Fold the game's log as it grows, until `GameFinished`: (state, events, revealed seed)."""
     state: State | None = None
     count = 0
-    shown = 0.0
     async for env in client.follow(game_id):
         count += 1
         if state is None:
-            from events.events import GameCreated
-
-            assert isinstance(env.event, GameCreated)
+            if not isinstance(env.event, GameCreated):
+                raise CliError(f"game {game_id}: the log does not start with GameCreated")
             state = initial_state(env.event)
         else:
             evolve(state, env.event)
-        if progress and time.monotonic() - shown > 0.1:
-            shown = time.monotonic()
-            print("\r" + progress_line(state), end="", file=sys.stderr, flush=True)
+        progress.update(state)
         if isinstance(env.event, GameFinished):
-            break
-    if progress:
-        print("\r" + progress_line(state) + "\n", end="", file=sys.stderr) if state else None
-    assert state is not None
-    return state, count
-
-
-def progress_line(state: State) -> str:
-    from services.rules.engine import public_vp
-
-    vps = "/".join(str(public_vp(state, s)) for s in range(state.n))
-    return f"  turn {state.turn:4d} · {state.phase:<14} · public VP {vps} · {state.version} events"
-
-
-def summary(state: State, events: int, game_id: str, bots: list[str]) -> dict[str, Any]:
-    from services.rules.engine import score
-
-    scores = list(score(state))
-    winner = None if state.winner < 0 else state.winner
-    return {
-        "game_id": game_id,
-        "winner": winner,
-        "winner_bot": None if winner is None else bots[winner],
-        "scores": scores,
-        "bots": bots,
-        "events": events,
-        "turns": state.turn,
-        "players": [
-            {"seat": p.seat, "bot": bots[p.seat], "vp": scores[p.seat], "settlements": len(p.settlements),
-             "cities": len(p.cities), "roads": len(p.roads), "knights": p.knights,
-             "longest_road": state.longest_holder == p.seat, "largest_army": state.army_holder == p.seat}
-            for p in state.players[: state.n]  # seats only (catan-for-two's neutrals are not players)
-        ],
-    }
-
-
-def format_result(r: dict[str, Any]) -> str:
-    lines = [f"game {r['game_id']}: {r['events']} events, {r['turns']} turns"]
-    if r["winner"] is None:
-        lines.append("no winner (turn limit)")
-    else:
-        lines.append(f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP")
-    lines.append("")
-    lines.append(f"{'seat':>4}  {'bot':<10} {'VP':>3} {'settl.':>6} {'cities':>6} {'roads':>5} {'knights':>7}  awards")
-    for p in r["players"]:
-        awards = ", ".join(a for a, on in (("longest road", p["longest_road"]), ("largest army", p["largest_army"])) if on)
-        lines.append(f"{p['seat']:>4}  {p['bot']:<10} {p['vp']:>3} {p['settlements']:>6} {p['cities']:>6} "
-                     f"{p['roads']:>5} {p['knights']:>7}  {awards}")
-    return "\n".join(lines)
-
-
-# --- up -------------------------------------------------------------------------------------
-
-
-def cmd_up(args: argparse.Namespace) -> int:
-    from services.runtime import processes
-    from services.runtime.logging import configure
-
-    configure(args.log_level)
-    from bots.registry import parse_bot_spec
-    from services.runtime.users import pools_url, role_url
-
-    with redis_url_from_env_or_embedded(args.data_dir) as url:
-        pools = [parse_bot_spec(b)[0] for b in args.bots.split(",") if b]
-        services = [
-            processes.Supervised("rules", processes.hexlog_command("serve", "rules"),
-                                 role_url(url, "rules")),
-            processes.Supervised("projections", processes.hexlog_command("serve", "projections"),
-                                 role_url(url, "projections")),
-            processes.Supervised("bots", processes.hexlog_command("serve", "bots", "--bots", args.bots),
-                                 pools_url(url, pools)),
-        ]
-        print(f"hexlog up: Redis at {url}; rules, projections, bots ({args.bots}); Ctrl-C stops",
-              file=sys.stderr)
-        with suppress(KeyboardInterrupt):
-            processes.Supervisor(url, services).run_forever()
-    return 0
-
-
-def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", type=Path, default=Path(".hexlog"),
-                   help="where the embedded Valkey keeps its data (ignored with REDIS_URL)")
-    p.add_argument("--log-level", default=None, help="debug, info, warning (default), error")
+            return state, count, env.event.seed
+    raise CliError(f"game {game_id}: the log ended before the game did")
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="play one game with bots through Redis and print the result")
+    p = sub.add_parser("play", help="play one game with bots through Redis and print the result",
+                       description="Play one game of shipped bots through the rules service "
+                                   "(attaching to a running `hexlog up`, or starting what it "
+                                   "needs), then print who won and how the VP add up.")
     p.add_argument("--bots", default=None,
-                   help=f"one shipped bot per seat, comma-separated (default {DEFAULT_BOTS}; "
-                        "random,heuristic when a module is played with 2 seats only)")
-    p.add_argument("--seed", default="", help="the game's secret seed (default: random)")
-    p.add_argument("--game-id", default="", help="default: a new random id")
-    p.add_argument("--deadline-ms", type=int, default=10_000, help="decision deadline per prompt")
-    p.add_argument("--turn-limit", type=int, default=1000, help="end undecided after N turns (0: none)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=f"one bot per seat, comma-separated: shipped (random, heuristic), or a "
+                        "pool your own worker registered (docs/protocol.md); default "
+                        f"{DEFAULT_BOTS}, or random,heuristic when a module is played with 2 "
+                        "seats only")
+    p.add_argument("--seed", default="",
+                   help="the game's secret seed: any phrase, or the 64 hex digits a finished "
+                        "game revealed (the same board and dice again); default: from the OS")
+    p.add_argument("--game-id", default="", help="the game's id (default: a new random one)")
+    p.add_argument("--deadline-ms", type=at_least(100), default=10_000,
+                   help="milliseconds a seat has for each decision before its default move "
+                        "is played (default 10000)")
+    p.add_argument("--turn-limit", type=at_least(0), default=1000,
+                   help="end the game undecided after N turns (0: no limit; default 1000)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (with the revealed seed and the modules)")
     add_rules_options(p)
-    add_common(p)
+    add_server_options(p)
     p.set_defaults(func=cmd_play)
-
-    p = sub.add_parser("serve", help="run one service in the foreground")
-    p.add_argument("service", choices=["rules", "bots", "projections"])
-    p.add_argument("--bots", default="random,heuristic",
-                   help="bots: the pools to serve, comma-separated: shipped names, or "
-                        "name=package.module:Factory for a bot by import path (pool `name`)")
-    p.add_argument("--claim-idle-ms", type=int, default=30_000,
-                   help="rules: take over commands pending this long at a dead consumer")
-    p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
-                   help="rules: one XREADGROUP over all partitions (single server, default) or a "
-                        "FastStream subscriber per partition (needed on a Redis Cluster)")
-    add_common(p)
-    p.set_defaults(func=cmd_serve)
-
-    p = sub.add_parser("up", help="run rules, projections and a bot pool under one supervisor")
-    p.add_argument("--bots", default="random,heuristic")
-    add_common(p)
-    p.set_defaults(func=cmd_up)
 
 
 COMMANDS.append(register)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
+from services.cli.options import add_server_options
 from services.cli.registry import COMMANDS
 
 
@@ -14,27 +14,32 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
     from redis.asyncio import Redis
 
+    import services.tournament  # noqa: F401  (registers the standings projection)
+    from services.cli.server import say, server_for
     from services.projections.projector import Projector
-    from services.runtime.valkey import redis_url_from_env_or_embedded
+    from services.runtime.users import role_url
 
-    async def rebuild(url: str) -> int:
-        redis = Redis.from_url(url)
+    async def rebuild(url: str) -> tuple[int, list[str]]:
+        redis = Redis.from_url(role_url(url, "projections"))
         try:
-            return await Projector(redis).rebuild()
+            projector = Projector(redis)
+            return await projector.rebuild(), projector.unreadable
         finally:
             await redis.aclose()
 
-    with redis_url_from_env_or_embedded(args.data_dir) as url:
-        n = asyncio.run(rebuild(url))
-    print(f"rebuilt the projections of {n} games")
+    with server_for(args, "projections") as server:
+        applied, unreadable = asyncio.run(rebuild(server.url))
+    print(f"rebuilt the projections of {applied} games")
+    if unreadable:
+        shown = ", ".join(unreadable[:5]) + (" …" if len(unreadable) > 5 else "")
+        say(f"left out {len(unreadable)} game(s) whose log cannot be read: {shown}")
     return 0
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("projections", help="maintain the read models (game summaries, standings)")
     p.add_argument("action", choices=["rebuild"], help="rebuild: drop and recompute from the logs")
-    p.add_argument("--data-dir", type=Path, default=Path(".hexlog"),
-                   help="embedded Valkey data (ignored with REDIS_URL)")
+    add_server_options(p, log_level=False)
     p.set_defaults(func=cmd_projections)
 
 

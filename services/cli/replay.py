@@ -1,14 +1,16 @@
-"""`hexlog replay`, `hexlog audit`, `hexlog export`, `hexlog import`: games from Redis or from
-archive files (docs/archive-format.md).
+"""`hexlog replay`, and where the game commands find a game: in Redis or in an archive file
+(docs/archive-format.md); `hexlog audit`, `export` and `import` are in archives.py.
 
-A source is a game id (read from Redis: `$REDIS_URL`, or the embedded Valkey in `--data-dir`,
-attached to if `hexlog up` already runs it) or a `.jsonl` archive. Hidden information follows
-the game's visibility rules: during a game a seat's private view needs that seat's credential,
-the referee's view, an export and an audit need the referee credential (`--credential`, or
-`$HEXLOG_CREDENTIAL`); after the game everything is public.
+A source is a game id (read from Redis: `$REDIS_URL`, or the embedded Valkey of the data dir,
+attached to if `hexlog up` or another command runs it) or a `.jsonl` archive. Hidden
+information follows the game's visibility rules: during a game a seat's private view needs
+that seat's credential, the referee's view, an export and an audit need the referee credential
+(`--credential`, `$HEXLOG_CREDENTIAL`, or the ones `hexlog play` kept in the data dir); after
+the game everything is public.
 
-Exit codes: 0 fine; 1 an audit divergence; 2 bad input (no such game, unreadable file,
-missing credential); 3 an audit that holds so far but could not check everything (no seed).
+Exit codes: 0 fine; 1 an audit divergence (or an archive that does not hold together, for
+import); 2 bad input (no such game, unreadable file, a seat the game does not have, missing
+credential); 3 an audit that holds so far but could not check everything (no seed).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import os
 import sys
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from events.events import GameFinished
+from services.cli.errors import UsageError
+from services.cli.options import add_server_options, at_least
 from services.cli.registry import COMMANDS
 
 if TYPE_CHECKING:  # the service stack is imported by the handlers, not to build the parser
@@ -37,9 +40,7 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-class CliError(Exception):
-    """Bad input for these commands: printed, exit 2."""
-
+CliError = UsageError  # bad input for these commands: exit 2
 
 # --- where games come from ------------------------------------------------------------------
 
@@ -49,22 +50,12 @@ def is_archive(source: str) -> bool:
 
 
 @contextmanager
-def redis_url(data_dir: Path) -> Iterator[str]:
-    """`$REDIS_URL`, the embedded Valkey already serving `data_dir`, or a new one."""
-    from services.runtime.valkey import (
-        URLFILE_NAME,
-        DataDirInUseError,
-        redis_url_from_env_or_embedded,
-    )
+def redis_url(args: argparse.Namespace, command: str) -> Iterator[str]:
+    """`$REDIS_URL`, the embedded Valkey another command runs on the data dir, or a new one."""
+    from services.cli.server import server_for
 
-    try:
-        with redis_url_from_env_or_embedded(data_dir) as url:
-            yield url
-    except DataDirInUseError:
-        path = data_dir / URLFILE_NAME
-        if not path.is_file():
-            raise
-        yield path.read_text(encoding="utf-8").strip()
+    with server_for(args, command) as server:
+        yield server.url
 
 
 @asynccontextmanager
@@ -89,24 +80,40 @@ async def load_game(redis: Redis, game_id: str) -> tuple[Any, dict[str, str]]:
     return await load_record(store, game_id), meta
 
 
-def read_archive(source: str) -> Any:
+def read_archive(source: str) -> tuple[dict[str, Any], Any]:
+    """(header, record) of an archive file (`-`: stdin)."""
     from services.audit.archive import ArchiveError, read_file, read_lines
 
     try:
-        _, record = read_lines(sys.stdin.buffer) if source == "-" else read_file(source)
+        head, record = read_lines(sys.stdin.buffer) if source == "-" else read_file(source)
     except (OSError, ArchiveError) as exc:
         raise CliError(f"{source}: {exc}") from exc
     if not record.events:
         raise CliError(f"{source}: the archive holds no events")
-    return record
+    return head, record
 
 
 def finished(record: Any) -> bool:
     return bool(record.events) and isinstance(record.events[-1].event, GameFinished)
 
 
-def credential(args: argparse.Namespace) -> str:
-    return str(args.credential or os.environ.get("HEXLOG_CREDENTIAL", ""))
+def credential(args: argparse.Namespace, seat: int | None = None, referee: bool = False) -> str:
+    """`--credential`, `$HEXLOG_CREDENTIAL`, or the one `hexlog play` kept for this game."""
+    from services.cli import credentials
+    from services.cli.options import data_dir
+
+    given = args.credential or os.environ.get("HEXLOG_CREDENTIAL", "")
+    if given or getattr(args, "data_dir", "absent") == "absent":
+        return str(given)
+    game = getattr(args, "source", None) or getattr(args, "game", "")
+    return credentials.lookup(data_dir(args), str(game), seat, referee)
+
+
+def check_seat(record: Any, who: Any) -> None:
+    """`--as 7` on a 4-seat game is bad input, not an empty view."""
+    seats = record.created.seats
+    if who.seat is not None and not 0 <= who.seat < seats:
+        raise CliError(f"--as {who.seat}: game {record.game_id} has seats 0 to {seats - 1}")
 
 
 def check_access(meta: dict[str, str], seat: int | None, referee: bool, given: str) -> None:
@@ -133,25 +140,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         who = Viewer.parse(args.as_)
-        if is_archive(args.source):
-            if args.follow:
-                raise CliError("--follow needs a live game id, not an archive")
-            print(render(read_archive(args.source), args, who))
-            return 0
-        with redis_url(args.data_dir) as url:
-            run_async(replay_live(url, args, who))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if is_archive(args.source):
+        if args.follow:
+            raise CliError("--follow needs a live game id, not an archive")
+        head, record = read_archive(args.source)
+        check_seat(record, who)
+        warn_header(head, record)
+        print(render(record, args, who))
         return 0
-    except (CliError, ValueError) as exc:
-        print(f"hexlog replay: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
+    with redis_url(args, "replay") as url:
+        run_async(replay_live(url, args, who))
+    return 0
+
+
+def warn_header(head: dict[str, Any], record: Any) -> None:
+    from services.audit.archive import header_problems
+    from services.cli.server import say
+
+    for problem in header_problems(head, record):
+        say(f"warning: {problem} (`hexlog audit` checks the whole archive)")
 
 
 def render(record: Any, args: argparse.Namespace, who: Any) -> str:
     from services.audit.replay import render as render_replay
 
-    return render_replay(record, args.at, who, tail=args.tail)
+    try:
+        return render_replay(record, args.at, who, tail=args.tail)
+    except ValueError as exc:  # --at outside the log
+        raise CliError(f"--at: {exc}") from None
 
 
 async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
@@ -159,9 +177,12 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
     from services.client import Client
 
     async with connect(url) as redis:
+        if args.follow:
+            await wait_for_game(redis, args.source)
         record, meta = await load_game(redis, args.source)
+        check_seat(record, who)
         if who.private and not finished(record):
-            check_access(meta, who.seat, who.referee, credential(args))
+            check_access(meta, who.seat, who.referee, credential(args, who.seat, who.referee))
         print(render(record, args, who), flush=True)
         if not args.follow or finished(record):
             return
@@ -173,135 +194,46 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
                 return
 
 
-# --- audit ----------------------------------------------------------------------------------
+async def wait_for_game(redis: Redis, game_id: str) -> None:
+    """`--follow` a game that does not exist yet: wait for it (start watching, then play)."""
+    import asyncio
 
+    from services.cli.server import say
+    from services.store import EventStore
 
-def cmd_audit(args: argparse.Namespace) -> int:
-    from services.audit.audit import audit
-    from services.audit.format import format_report
-
-    try:
-        seed = bytes.fromhex(args.seed) if args.seed else None
-        if is_archive(args.source):
-            record = read_archive(args.source)
-        else:
-            with redis_url(args.data_dir) as url:
-                record, seed = run_async(live_for_audit(url, args, seed))
-    except (CliError, ValueError) as exc:
-        print(f"hexlog audit: {exc}", file=sys.stderr)
-        return 2
-    report = audit(record, seed)
-    print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report, record))
-    return report.exit_code
-
-
-async def live_for_audit(url: str, args: argparse.Namespace,
-                         seed: bytes | None) -> tuple[Any, bytes | None]:
-    async with connect(url) as redis:
-        record, meta = await load_game(redis, args.source)
-        if not finished(record):
-            check_access(meta, None, True, credential(args))
-            # The referee audits a live game with its secret seed (read with the organiser's
-            # Redis user; a bot's or a projection's user cannot read the secret hash).
-            from services.store import EventStore
-
-            secret = await EventStore(redis).secret(args.source)
-            if secret and "seed" in secret:
-                seed = bytes.fromhex(secret["seed"])
-        return record, seed
-
-
-# --- export / import ------------------------------------------------------------------------
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    from services.audit.archive import dump_lines
-
-    try:
-        with redis_url(args.data_dir) as url:
-            record, meta = run_async(export_source(url, args))
-    except (CliError, ValueError) as exc:
-        print(f"hexlog export: {exc}", file=sys.stderr)
-        return 2
-    out = sys.stdout.buffer if args.out in ("", "-") else open(args.out, "wb")  # noqa: SIM115
-    try:
-        for line in dump_lines(record, meta.get("status", "")):
-            out.write(line)
-    finally:
-        if out is not sys.stdout.buffer:
-            out.close()
-        else:
-            out.flush()
-    return 0
-
-
-async def export_source(url: str, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
-    async with connect(url) as redis:
-        record, meta = await load_game(redis, args.game)
-        if not finished(record):
-            check_access(meta, None, True, credential(args))
-        return record, meta
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    from services.audit.importer import import_record
-
-    try:
-        record = read_archive(args.file)
-        with redis_url(args.data_dir) as url:
-            n = run_async(run_import(url, record, import_record))
-    except (CliError, ValueError) as exc:
-        print(f"hexlog import: {exc}", file=sys.stderr)
-        return 2
-    print(f"imported game {record.game_id}: {record.version} events, {n} rulings "
-          f"({'finished' if finished(record) else 'not finished'}; read-only)")
-    return 0
-
-
-async def run_import(url: str, record: Any, import_record: Any) -> int:
-    async with connect(url) as redis:
-        return int(await import_record(redis, record))
+    store = EventStore(redis)
+    if await store.version(game_id):
+        return
+    say(f"waiting for game {game_id} to start (`hexlog play --game-id {game_id}`); Ctrl-C stops")
+    while not await store.version(game_id):
+        await asyncio.sleep(0.2)
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
 
-def _source_options(p: argparse.ArgumentParser) -> None:
+def source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--credential", default="",
-                   help="a seat's or the referee's credential (default $HEXLOG_CREDENTIAL)")
-    p.add_argument("--data-dir", type=Path, default=Path(".hexlog"),
-                   help="embedded Valkey data (ignored with REDIS_URL)")
+                   help="a seat's or the referee's credential (default $HEXLOG_CREDENTIAL, else "
+                        "the ones `hexlog play` kept in the data dir)")
+    add_server_options(p, log_level=False)
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("replay", help="a game's board, hands and events at any version")
-    p.add_argument("source", metavar="GAME|FILE.jsonl")
-    p.add_argument("--at", type=int, default=None, metavar="VERSION", help="default: the last")
+    p.add_argument("source", metavar="GAME|FILE.jsonl",
+                   help="a game id (in Redis) or an archive file (`hexlog export`)")
+    p.add_argument("--at", type=at_least(1), default=None, metavar="VERSION",
+                   help="show the game after this event (default: the last)")
     p.add_argument("--as", dest="as_", default="spectator", metavar="SEAT|spectator|referee",
                    help="whose view: a seat's private one, a spectator's, or the referee's")
-    p.add_argument("--follow", action="store_true", help="then stream new events of a live game")
-    p.add_argument("--tail", type=int, default=0, metavar="N", help="list only the last N events")
-    _source_options(p)
+    p.add_argument("--follow", action="store_true",
+                   help="then show each new event of a live game as it is played, to its end "
+                        "(waits for a game that has not started yet)")
+    p.add_argument("--tail", type=at_least(0), default=0, metavar="N",
+                   help="list only the last N events (0: all)")
+    source_options(p)
     p.set_defaults(func=cmd_replay)
-
-    p = sub.add_parser("audit", help="re-run a game's commands, dice and rulings against the rules")
-    p.add_argument("source", metavar="GAME|FILE.jsonl")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--seed", default="", help="the secret seed (hex), for an unfinished archive")
-    _source_options(p)
-    p.set_defaults(func=cmd_audit)
-
-    p = sub.add_parser("export", help="write a game as a JSON-lines archive (stdout)")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--out", default="", help="a file instead of stdout")
-    _source_options(p)
-    p.set_defaults(func=cmd_export)
-
-    p = sub.add_parser("import", help="load a JSON-lines archive into Redis (read-only game)")
-    p.add_argument("file", metavar="FILE.jsonl")
-    p.add_argument("--data-dir", type=Path, default=Path(".hexlog"),
-                   help="embedded Valkey data (ignored with REDIS_URL)")
-    p.set_defaults(func=cmd_import)
 
 
 COMMANDS.append(register)

@@ -160,9 +160,12 @@ def legend(state: State) -> str:
 
 
 def players_table(view: View) -> str:
-    """One line per seat; hands and development cards only where the view shows them."""
+    """One line per seat; hands and development cards only where the view shows them. VP is
+    the public count, with the total in brackets where the viewer may see hidden points; with
+    Harbormaster, each seat's harbor points (`hb`) and who holds the card."""
+    harbor = view.ext.get("harbormaster") or {}
     head = (f"{'seat':<4} {'name':<14} {'VP':>7} {'cards':<34} {'development':<28} "
-            f"{'kn':>2} {'rd':>2} {'st':>2} {'ct':>2} awards")
+            f"{'kn':>2} {'rd':>2} {'st':>2} {'ct':>2} " + ("hb " if harbor else "") + "awards")
     lines = [head]
     for p in view.players:
         vp = f"{p.public_vp}" + (f" ({p.vp})" if p.vp is not None and p.vp != p.public_vp else "")
@@ -171,10 +174,13 @@ def players_table(view: View) -> str:
             f": {', '.join(f'{n} {c}' for c, n in p.dev_hand.items())}" if p.dev_hand else ""
         )
         awards = ", ".join(a for a, on in (("longest road", view.longest_road == p.seat),
-                                           ("largest army", view.largest_army == p.seat)) if on)
+                                           ("largest army", view.largest_army == p.seat),
+                                           ("harbormaster", harbor.get("holder") == p.seat)) if on)
+        points = f"{harbor['points'][p.seat]:>2} " if harbor else ""
         name = f"{p.name} ({COLORS[p.seat % len(COLORS)][0]})"
         lines.append(f"{p.seat:<4} {name:<14} {vp:>7} {hand:<34} {dev:<28} {p.knights:>2} "
-                     f"{len(p.roads):>2} {len(p.settlements):>2} {len(p.cities):>2} {awards}")
+                     f"{len(p.roads):>2} {len(p.settlements):>2} {len(p.cities):>2} {points}"
+                     f"{awards}")
     return "\n".join(lines)
 
 

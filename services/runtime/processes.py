@@ -24,7 +24,24 @@ def hexlog_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli.main", *args]
 
 
-LOG_DIR = Path(os.environ.get("HEXLOG_LOG_DIR", ".hexlog/logs"))
+_log_dir = Path(".hexlog/logs")
+
+
+def use_log_dir(path: Path) -> None:
+    """Where services started from now on log: the data dir in use's `logs/` (the CLI sets
+    it), unless `$HEXLOG_LOG_DIR` says otherwise."""
+    global _log_dir
+    _log_dir = path
+
+
+def log_dir() -> Path:
+    return Path(os.environ.get("HEXLOG_LOG_DIR") or _log_dir)
+
+
+def log_path(args: Sequence[str]) -> Path:
+    """The log file of a child started with `args` (`…/rules.log`, `…/serve-bots.log`)."""
+    name = "-".join(a for a in args[3:5] if not a.startswith("-")) or "hexlog"
+    return log_dir() / f"{name}.log"
 
 
 def _die_with_parent(parent: int) -> Callable[[], None] | None:
@@ -54,14 +71,14 @@ PR_SET_PDEATHSIG = 1
 
 def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:
     """Start a child service. A quiet child logs (JSON lines, level info) to a file under
-    `$HEXLOG_LOG_DIR` (default .hexlog/logs/), named after the service: when a command fails,
-    that is where to look."""
+    `log_dir()` (the data dir's `logs/`), named after the service (`log_path`): when a command
+    fails, that is where to look."""
     env = dict(os.environ, REDIS_URL=url)
     out: Any = None
     if quiet:
-        LOG_DIR.mkdir(parents=True, exist_ok=True)
-        name = "-".join(a for a in args[3:5] if not a.startswith("-")) or "hexlog"
-        out = (LOG_DIR / f"{name}.log").open("ab")
+        path = log_path(args)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        out = path.open("ab")
         env.setdefault("HEXLOG_LOG_LEVEL", "info")
     try:
         return subprocess.Popen(
@@ -91,6 +108,18 @@ def stop(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 5.0) -> None
             p.wait()
 
 
+STEADY_S = 10.0  # a service that ran this long was fine: its next exit restarts it at once
+MAX_BACKOFF_S = 30.0
+
+Say = Callable[[str], None]
+
+
+def backoff(failures: int) -> float:
+    """Seconds before restart number `failures` of a service that keeps exiting early: none
+    for the first, then 1, 2, 4, … up to 30."""
+    return 0.0 if failures <= 1 else min(MAX_BACKOFF_S, 2.0 ** (failures - 2))
+
+
 @dataclass
 class Supervised:
     name: str
@@ -99,15 +128,26 @@ class Supervised:
     proc: subprocess.Popen[bytes] | None = None
     restarts: int = 0
     started: float = field(default=0.0)
+    failures: int = 0  # exits in a row that came before STEADY_S
+    due: float = 0.0  # when a stopped service may start again
 
 
 class Supervisor:
-    """Keeps a set of services running; restarts with a short back-off when one exits."""
+    """Keeps a set of services running: a service that exits is started again, at once the
+    first time and then with a growing pause while it keeps exiting early. `gate` (if given)
+    says why the services cannot run now (Redis unreachable) or None; while it says so, nothing
+    is started and the supervisor waits, retrying with the same growing pause, instead of
+    restarting services that can only fail. `say` tells the user (one line each)."""
 
-    def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False) -> None:
+    def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False,
+                 say: Say | None = None, gate: Callable[[], str | None] | None = None) -> None:
         self.url = url
         self.services = list(services)
         self.quiet = quiet
+        self.say: Say = say or (lambda text: log.warning(text))
+        self.gate = gate
+        self.blocked = 0  # gate checks in a row that failed
+        self.gate_due = 0.0
 
     def start(self) -> None:
         for s in self.services:
@@ -119,23 +159,49 @@ class Supervisor:
         log.info("started", service=s.name, pid=s.proc.pid)
 
     def check(self) -> list[str]:
-        """Restart every service that exited; returns the names restarted."""
-        restarted = []
+        """Note every service that exited and start those that are due; returns the names
+        (re)started."""
+        now = time.monotonic()
         for s in self.services:
-            if s.proc is not None and s.proc.poll() is not None:
-                code = s.proc.returncode
-                # A service that dies right after starting gets a pause before the next try.
-                if time.monotonic() - s.started < 2.0:
-                    time.sleep(1.0)
-                s.restarts += 1
-                log.warning("service exited; restarting", service=s.name, code=code,
-                            restarts=s.restarts)
-                self._start(s)
-                restarted.append(s.name)
-        return restarted
+            if s.proc is None or s.proc.poll() is None:
+                continue
+            ran = now - s.started
+            s.failures = s.failures + 1 if ran < STEADY_S else 1
+            s.restarts += 1
+            s.due = now + backoff(s.failures)
+            wait = "now" if s.due <= now else f"in {s.due - now:.0f}s"
+            where = f" (log: {log_path(s.args)})" if self.quiet else ""
+            self.say(f"{s.name} exited with code {s.proc.returncode} after {ran:.1f}s; "
+                     f"restarting {wait}{where}")
+            s.proc = None
+        waiting = [s for s in self.services if s.proc is None and s.due <= now]
+        if not waiting or not self._gate_open(now):
+            return []
+        for s in waiting:
+            self._start(s)
+        return [s.name for s in waiting]
+
+    def _gate_open(self, now: float) -> bool:
+        if self.gate is None:
+            return True
+        if now < self.gate_due:
+            return False
+        reason = self.gate()
+        if reason is None:
+            if self.blocked:
+                self.say("Redis answers again; starting the services")
+            self.blocked = 0
+            return True
+        self.blocked += 1
+        pause = max(1.0, backoff(self.blocked + 1))
+        self.gate_due = now + pause
+        self.say(f"waiting for Redis: {reason.rstrip('.')}; trying again in {pause:.0f}s "
+                 "(Ctrl-C stops)")
+        return False
 
     def run_forever(self, poll_s: float = 0.5) -> None:
-        self.start()
+        for s in self.services:
+            s.proc, s.due = None, 0.0
         try:
             while True:
                 self.check()

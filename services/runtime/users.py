@@ -14,6 +14,7 @@ users are yours to set up from `deploy/users.acl`.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,28 +28,48 @@ from services.runtime.acl import acl_words, pool_rules, pool_user, rules_for
 
 @dataclass
 class EmbeddedUsers:
-    """The users made so far on one embedded server, by name, with their URLs."""
+    """The users this process made so far on one embedded server, by name, with their URLs.
+
+    Several `hexlog` commands may share one server (services/runtime/shared.py), each making
+    the same users (`rules`, `organiser`, a pool's) for its own services. So a user is never
+    reset: each command *adds* a password of its own to it, and one that attached to another
+    command's server takes its passwords away again when it ends (`attached`); the services of
+    the other commands keep theirs."""
 
     socket_path: str
     admin_password: str
+    attached: bool = False
     urls: dict[str, str] = field(default_factory=dict)
+    passwords: list[tuple[str, str]] = field(default_factory=list)
 
     def admin(self) -> redis.Redis:
         return redis.Redis(unix_socket_path=self.socket_path, password=self.admin_password)
 
     def make(self, user: str, rules: str) -> str:
-        """Create (or reset) `user` with `rules` and a new password; its URL."""
+        """Create `user` with `rules` (or set them again: the same rules) and add a new
+        password to it; its URL."""
         password = secrets.token_urlsafe(24)
-        words = acl_words(f"user {user} on resetpass resetkeys resetchannels -@all "
+        words = acl_words(f"user {user} on resetkeys resetchannels clearselectors -@all "
                           f">{password} {rules}")
+        self._setuser(words)
+        self.passwords.append((user, password))
+        url = f"unix://{quote(user, safe='')}:{quote(password, safe='')}@{self.socket_path}"
+        self.urls[user] = url
+        return url
+
+    def drop_passwords(self) -> None:
+        """Remove the passwords this process added (best effort: the server may be gone)."""
+        for user, password in self.passwords:
+            with contextlib.suppress(redis.RedisError, OSError):
+                self._setuser([user, f"<{password}"])
+        self.passwords.clear()
+
+    def _setuser(self, words: list[str]) -> None:
         client = self.admin()
         try:
             cast(Any, client).execute_command("ACL", "SETUSER", *words)  # selectors: no helper
         finally:
             client.close()
-        url = f"unix://{quote(user, safe='')}:{quote(password, safe='')}@{self.socket_path}"
-        self.urls[user] = url
-        return url
 
 
 _SERVERS: dict[str, EmbeddedUsers] = {}  # admin URL -> its users
@@ -59,7 +80,9 @@ def register(admin_url: str, users: EmbeddedUsers) -> None:
 
 
 def forget(admin_url: str) -> None:
-    _SERVERS.pop(admin_url, None)
+    users = _SERVERS.pop(admin_url, None)
+    if users is not None and users.attached:
+        users.drop_passwords()
 
 
 def role_url(url: str, role: str) -> str:

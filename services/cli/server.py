@@ -1,0 +1,114 @@
+"""The Redis and the services a command runs against, told to the user in one line each.
+
+`server_for` gives a command its server (services/runtime/shared.py: `$REDIS_URL`, an embedded
+Valkey it starts, or the one a running `hexlog up` or another command runs) and says which on
+stderr, with where the data is. `services_running` makes sure a rules service and the bot
+workers a command needs are there: it uses those already running when they will outlive the
+command, and starts its own otherwise (any number of rules replicas and workers of one pool
+may run side by side).
+
+Imported by the command handlers only: the runtime stack (redis, psutil, the embedded Valkey)
+is not loaded to build the parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from redis.asyncio import Redis
+
+from services.cli.errors import CliError
+from services.cli.options import data_dir
+from services.runtime import processes
+from services.runtime.shared import Server, open_server, redact
+
+
+def say(text: str) -> None:
+    """A line for the user on stderr (stdout is the command's result)."""
+    print(f"hexlog: {text}", file=sys.stderr, flush=True)
+
+
+def redis_problem(url: str) -> str | None:
+    """Why Redis at `url` cannot be used right now, or None when it answers."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        client.ping()
+        return None
+    except redis.RedisError as exc:
+        return (str(exc) or type(exc).__name__).rstrip(".")
+    finally:
+        client.close()
+
+
+@contextmanager
+def server_for(args: argparse.Namespace, command: str, *,
+               reachable: bool = True) -> Iterator[Server]:
+    """The server for this command, said on stderr; services it starts log to
+    `<data dir>/logs/`. With `reachable`, a `$REDIS_URL` that does not answer fails the
+    command at once (CliError), before it starts anything."""
+    root = data_dir(args)
+    processes.use_log_dir(root / "logs")
+    with open_server(root, command, say=say) as server:
+        say(server.describe())
+        if reachable and server.how == "env" and (problem := redis_problem(server.url)):
+            raise CliError(f"cannot reach Redis at {redact(server.url)} (REDIS_URL): {problem}. "
+                           "Is the server running? Without REDIS_URL hexlog starts its own.")
+        yield server
+
+
+async def _serving(url: str, services: Sequence[str]) -> list[bool]:
+    from services.rules.protocol import is_serving
+
+    redis = Redis.from_url(url)
+    try:
+        return list(await asyncio.gather(*(is_serving(redis, s) for s in services)))
+    finally:
+        await redis.aclose()
+
+
+@contextmanager
+def services_running(server: Server, pools: Sequence[str],
+                     projections: bool = False) -> Iterator[list[str]]:
+    """A rules service and a worker of each bot pool (`pools` are bot specs: a shipped name, or
+    `name=package.module:Factory`), for the block; yields what it started. A liveness key left
+    by a killed service does not count (`is_serving`)."""
+    from bots.registry import SHIPPED, parse_bot_spec
+    from services.runtime.users import pools_url, role_url
+
+    url = server.url
+    names = ["rules", *(["projections"] if projections else []),
+             *(f"bots:{parse_bot_spec(p)[0]}" for p in pools)]
+    if server.services_outlive_us:
+        alive = dict(zip(names, asyncio.run(_serving(url, names)), strict=True))
+    else:  # those of another `play` end with it: run our own
+        alive = dict.fromkeys(names, False)
+    procs = []
+    started: list[str] = []
+    if not alive["rules"]:
+        procs.append(processes.spawn(processes.hexlog_command("serve", "rules"),
+                                     role_url(url, "rules")))
+        started.append("rules")
+    if projections and not alive["projections"]:
+        procs.append(processes.spawn(processes.hexlog_command("serve", "projections"),
+                                     role_url(url, "projections")))
+        started.append("projections")
+    missing = [p for p in pools if not alive[f"bots:{parse_bot_spec(p)[0]}"]]
+    # Our own bots share a worker; a bot given by import path gets a worker of its own, whose
+    # Redis user reaches only that bot's prompts and command streams.
+    groups = [[p for p in missing if p in SHIPPED]] + [[p] for p in missing if p not in SHIPPED]
+    for group in filter(None, groups):
+        names_ = [parse_bot_spec(p)[0] for p in group]
+        procs.append(processes.spawn(
+            processes.hexlog_command("serve", "bots", "--bots", ",".join(group)),
+            pools_url(url, names_)))
+        started.append("bots:" + ",".join(group))
+    try:
+        yield started
+    finally:
+        processes.stop(procs)
