@@ -125,6 +125,7 @@ def _more_commands() -> list[Any]:
         play,
         projections,
         registry,
+        render,
         replay,
         schemas,
         tournament,

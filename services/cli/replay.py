@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from events.events import GameFinished
@@ -135,6 +136,48 @@ def check_access(meta: dict[str, str], seat: int | None, referee: bool, given: s
 # --- replay ---------------------------------------------------------------------------------
 
 
+def record_for(args: argparse.Namespace, who: Any, command: str) -> Any:
+    """The game's record, once the viewer may see it (archive or Redis)."""
+    if is_archive(args.source):
+        _, record = read_archive(args.source)
+        check_seat(record, who)
+        return record
+
+    async def load(url: str) -> Any:
+        async with connect(url) as redis:
+            record, meta = await load_game(redis, args.source)
+            check_seat(record, who)
+            if who.private and not finished(record):
+                check_access(meta, who.seat, who.referee, credential(args, who.seat, who.referee))
+            return record
+
+    with redis_url(args, command) as url:
+        return run_async(load(url))
+
+
+def viewer(args: argparse.Namespace) -> Any:
+    from services.audit.replay import Viewer
+
+    try:
+        return Viewer.parse(args.as_)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def write_page(args: argparse.Namespace, who: Any) -> None:
+    """`hexlog replay SOURCE --html FILE`: the one-file replay page for `who`."""
+    from services.cli.server import say
+    from services.render.page import replay_page
+
+    record = record_for(args, who, "replay")
+    html = replay_page(record, who)
+    Path(args.html).write_text(html, encoding="utf-8")
+    say(f"wrote {args.html}: {record.version} versions of {record.game_id} as {who} "
+        f"({len(html) // 1024} KiB; open it in a browser, no server needed)")
+
+
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from services.audit.replay import Viewer
 
@@ -142,6 +185,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         who = Viewer.parse(args.as_)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if args.html:
+        if args.follow:
+            raise CliError("--html writes a finished picture of the game; leave out --follow")
+        write_page(args, who)
+        return 0
     if is_archive(args.source):
         if args.follow:
             raise CliError("--follow needs a live game id, not an archive")
@@ -232,6 +280,9 @@ def register(sub: Any) -> None:
                         "(waits for a game that has not started yet)")
     p.add_argument("--tail", type=at_least(0), default=0, metavar="N",
                    help="list only the last N events (0: all)")
+    p.add_argument("--html", default="", metavar="FILE.html",
+                   help="write the game as one self-contained replay page (step, play, slider, "
+                        "narration, dice, rulings) for this viewer, instead of printing it")
     source_options(p)
     p.set_defaults(func=cmd_replay)
 

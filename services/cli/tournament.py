@@ -71,6 +71,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             result, games = asyncio.run(run(server.url, spec, bots, ours, args))
             # Printed now: a server this command started may yet wait for attached commands.
             report(result, games, args)
+            if args.out:
+                asyncio.run(write_html(server.url, Path(args.out), result, games))
     except KeyboardInterrupt:
         raise CliError("interrupted; the same command with --resume continues this tournament "
                        "(finished games are kept)", code=INTERRUPTED) from None
@@ -85,6 +87,41 @@ def report(result: dict[str, Any], games: list[dict[str, Any]], args: argparse.N
             print(f"wrote {path}", file=sys.stderr)
     print(json.dumps(json_result(result)) if args.json else table(result) + "\n\n" + game_list(games),
           flush=True)
+
+
+async def write_html(url: str, out: Path, result: dict[str, Any],
+                     games: list[dict[str, Any]]) -> None:
+    """report.html (standings, ratings chart, every game) and a replay page per game in
+    games/ (the games are over: everything is public; pages show the spectator's view)."""
+    from redis.asyncio import Redis
+
+    from services.audit.replay import Viewer
+    from services.cli.progress import CountProgress
+    from services.render.page import replay_page
+    from services.render.tournament_page import tournament_page
+    from services.rules.record import load_record
+    from services.runtime.users import role_url
+    from services.store import EventStore
+    from services.tournament.report import ratings_svg
+
+    (out / "games").mkdir(parents=True, exist_ok=True)
+    redis = Redis.from_url(role_url(url, "organiser"))
+    pages: dict[str, str] = {}
+    try:
+        store = EventStore(redis)
+        with CountProgress(len(games), "replay pages", lines=not sys.stderr.isatty()) as shown:
+            for done, g in enumerate(games, 1):
+                record = await load_record(store, g["game_id"])
+                path = out / "games" / f"{g['game_id']}.html"
+                path.write_text(replay_page(record, Viewer()), encoding="utf-8")
+                pages[g["game_id"]] = f"games/{path.name}"
+                shown.update(done)
+    finally:
+        await redis.aclose()
+    chart = ratings_svg(result["standings"], result["games"])
+    page = out / "report.html"
+    page.write_text(tournament_page(result, games, chart, pages), encoding="utf-8")
+    print(f"wrote {page} and {len(pages)} replay pages in {out / 'games'}", file=sys.stderr)
 
 
 SHOWN_GAMES = 16
@@ -174,8 +211,9 @@ def register(sub: Any) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue the latest interrupted run of this same tournament")
     p.add_argument("--out", default="",
-                   help="directory for standings.json, standings.txt, games.csv (every game's "
-                        "id and result) and ratings.svg (+ ratings.png with matplotlib)")
+                   help="directory for report.html (standings, ratings chart, every game linked "
+                        "to its replay page in games/), standings.json, standings.txt, games.csv "
+                        "and ratings.svg (+ ratings.png with matplotlib)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--deadline-ms", type=at_least(100), default=10_000,
                    help="milliseconds a seat has for each decision (default 10000)")
