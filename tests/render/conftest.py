@@ -18,8 +18,10 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Module-scoped: Playwright's sync API runs an event loop of its own while it is open,
+    and the asyncio tests that follow need the thread's loop back."""
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):
