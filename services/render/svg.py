@@ -38,8 +38,6 @@ TERRAIN_FILL = {
 }
 SEAT_FILL = ("#d32f2f", "#1e63c4", "#f5f5f5", "#ef7d00", "#2e7d32", "#6d4c41")
 SEAT_STROKE = ("#5f0f0f", "#0b2a59", "#555555", "#6b3800", "#0d3b10", "#2b1d18")
-HARBOR_LABEL = {"3:1": "3:1", "lumber": "2:1 wood", "brick": "2:1 brick", "wool": "2:1 wool",
-                "grain": "2:1 grain", "ore": "2:1 ore"}
 
 
 def pips(n: int) -> int:
@@ -99,13 +97,14 @@ def board_svg(state: State, seen: View, *, highlight: Highlight | None = None,
             + "</svg>")
 
 
-def svg_open(state: State, f: Frame) -> str:
+def svg_open(state: State, f: Frame, *, background: bool = True) -> str:
+    """The document's opening tag, and the sea-blue background unless a layer goes over one."""
+    back = (f'<rect x="{f.left:.1f}" y="{f.top:.1f}" width="{f.width:.1f}" '
+            f'height="{f.height:.1f}" fill="#1d3557"/>') if background else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{f.left:.1f} {f.top:.1f} '
             f'{f.width:.1f} {f.height:.1f}" width="{f.width:.0f}" height="{f.height:.0f}" '
             f'font-family="DejaVu Sans, Verdana, sans-serif" '
-            f'data-game="{escape(state.game_id)}">'
-            f'<rect x="{f.left:.1f}" y="{f.top:.1f}" width="{f.width:.1f}" '
-            f'height="{f.height:.1f}" fill="#1d3557"/>')
+            f'data-game="{escape(state.game_id)}">{back}')
 
 
 def terrain_layer(state: State) -> str:
@@ -207,9 +206,12 @@ def _harbors(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]]) -> N
             vx, vy = vpos[v]
             doc.add(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{vx:.1f}" y2="{vy:.1f}" '
                     f'stroke="#f5f5dc" stroke-width="3" stroke-dasharray="4 3"/>')
-        label = HARBOR_LABEL.get(hb.kind, f"2:1 {hb.kind}")
-        doc.add(f'<g class="harbor" data-kind="{escape(hb.kind)}"><rect x="{x - 27:.1f}" '
-                f'y="{y - 10:.1f}" width="54" height="19" rx="6" fill="#f5f5dc" stroke="#4e342e"/>'
+        # The resource's own name (as the bank and hands say it); the box fits the label.
+        label = "3:1" if hb.kind == "3:1" else f"2:1 {hb.kind}"
+        half = 3.3 * len(label) + 6
+        doc.add(f'<g class="harbor" data-kind="{escape(hb.kind)}"><rect x="{x - half:.1f}" '
+                f'y="{y - 10:.1f}" width="{2 * half:.1f}" height="19" rx="6" fill="#f5f5dc" '
+                f'stroke="#4e342e"/>'
                 f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle">'
                 f'{escape(label)}</text></g>')
 
