@@ -90,16 +90,57 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.service == "rules":
             from services.rules.app import run
 
-            run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer)
+            run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer,
+                consumer=args.name)
         elif args.service == "bots":
             from bots.worker import run as run_bots
 
-            run_bots(url, specs)
+            run_bots(url, specs, args.name)
         elif args.service == "projections":
             from services.projections.app import run as run_projections
 
-            run_projections(url)
+            run_projections(url, args.name)
     return 0
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Exit 0 when the instance (or, without --name, any instance) of a service keeps its
+    heartbeat in Redis; 1 otherwise. What a container orchestrator's probe runs."""
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from services.cli.options import data_dir
+    from services.rules.protocol import alive_key, heartbeat_key
+    from services.runtime.shared import running_server
+    from services.runtime.users import pools_url, role_url
+
+    service = args.service if args.service != "bots" or not args.pool else f"bots:{args.pool}"
+    if args.service == "bots" and not args.pool:
+        raise UsageError("health bots needs --pool NAME (each pool keeps its own heartbeat)")
+    key = heartbeat_key(service, args.name) if args.name else alive_key(service)
+
+    async def exists(url: str) -> bool:
+        redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            return await redis.get(key) is not None  # GET: each role may read its heartbeat
+        finally:
+            await redis.aclose()
+
+    who = f"{service} {args.name}" if args.name else f"any {service} instance"
+    with running_server(data_dir(args)) as server:
+        if server is None:
+            print(f"not alive: no Redis (no REDIS_URL, no server running on {data_dir(args)})")
+            return 1
+        # As the probed service's own user (on an embedded server; REDIS_URL as given).
+        url = (pools_url(server.url, [args.pool]) if args.service == "bots"
+               else role_url(server.url, args.service))
+        alive = asyncio.run(exists(url))
+    if alive:
+        print(f"alive: {who}")
+        return 0
+    print(f"not alive: no heartbeat of {who} in the last few seconds")
+    return 1
 
 
 BOTS_HELP = ("the bot pools to serve, comma-separated: shipped names (random, heuristic), or "
@@ -119,8 +160,22 @@ def register(sub: Any) -> None:
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
                    help="rules: one XREADGROUP over all partitions (single server, default) or a "
                         "FastStream subscriber per partition (needed on a Redis Cluster)")
+    p.add_argument("--name", default=None,
+                   help="this instance's name (its consumer name and heartbeat key; default: "
+                        "from the host name and process id); a replica's pod name, so that "
+                        "`hexlog health SERVICE --name NAME` can probe it")
     add_server_options(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("health", help="is a service alive (exit 0) or not (exit 1)",
+                       description="Probe a service by the heartbeat it keeps in Redis: with "
+                                   "--name, that instance; otherwise any instance. For "
+                                   "readiness and liveness probes (deploy/).")
+    p.add_argument("service", choices=["rules", "bots", "projections"])
+    p.add_argument("--name", default=None, help="the instance's `hexlog serve --name`")
+    p.add_argument("--pool", default=None, help="bots: the pool whose heartbeat to check")
+    add_server_options(p, log_level=False)
+    p.set_defaults(func=cmd_health)
 
     p = sub.add_parser("up", help="run rules, projections and a bot pool under one supervisor",
                        description="Run the rules service, the projections and a bot worker, "

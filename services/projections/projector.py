@@ -244,10 +244,10 @@ class Projector:
         return len(games) - len(self.unreadable)
 
 
-def run(url: str) -> None:
+def run(url: str, consumer: str | None = None) -> None:
     async def main() -> None:
         redis = Redis.from_url(url)
-        projector = Projector(redis)
+        projector = Projector(redis, consumer) if consumer else Projector(redis)
         try:
             await projector.run(stop_on_sigterm())
         finally:

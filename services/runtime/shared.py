@@ -121,6 +121,22 @@ def open_server(data_dir: Path, command: str, *, appendfsync: AppendFsync | None
         time.sleep(0.1)
 
 
+@contextlib.contextmanager
+def running_server(data_dir: Path) -> Iterator[Server | None]:
+    """`$REDIS_URL`, else the embedded server another command runs on `data_dir`, else None:
+    never starts one (a probe must not bring up the server it probes)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield Server(url, "env", data_dir)
+        return
+    attached = _attach(data_dir)
+    if attached is None:
+        yield None
+        return
+    with attached as server:
+        yield server
+
+
 def _start(data_dir: Path, appendfsync: AppendFsync) -> EmbeddedValkey | None:
     """A server started on `data_dir`, or None when another command runs one there."""
     server = EmbeddedValkey(data_dir, appendfsync=appendfsync)

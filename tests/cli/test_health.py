@@ -1,0 +1,43 @@
+"""`hexlog health`: what a container's readiness and liveness probes run (deploy/). It answers
+from the heartbeats the services keep in Redis, never starts a server of its own, and an
+instance is found by the name it was served under (`hexlog serve --name`, a pod's name)."""
+
+from __future__ import annotations
+
+import time
+
+from cli_helpers import Hexlog, one_line_error
+
+
+def wait_alive(hexlog: Hexlog, *args: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if hexlog.run("health", *args).code == 0:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"hexlog health {' '.join(args)} never answered alive")
+
+
+def test_health_finds_a_named_instance_and_not_another(hexlog: Hexlog) -> None:
+    rules = hexlog.start("serve", "rules", "--name", "rules-pod-0")
+    wait_alive(hexlog, "rules", "--name", "rules-pod-0")
+    assert hexlog.run("health", "rules").code == 0  # any instance
+    other = hexlog.run("health", "rules", "--name", "rules-pod-1")
+    assert other.code == 1
+    assert "not alive" in other.out
+    assert hexlog.run("health", "projections").code == 1  # nobody serves projections
+    rules.terminate()
+    rules.wait(timeout=30)
+
+
+def test_health_of_a_bot_pool_and_without_any_server(hexlog: Hexlog) -> None:
+    none = hexlog.run("health", "rules")
+    assert none.code == 1
+    assert "no server running" in none.out
+    assert not (hexlog.data / "valkey.url").exists()  # the probe started nothing
+    one_line_error(hexlog.run("health", "bots"), 2, "--pool")
+    bots = hexlog.start("serve", "bots", "--bots", "random", "--name", "bots-pod-0")
+    wait_alive(hexlog, "bots", "--pool", "random", "--name", "bots-pod-0")
+    assert hexlog.run("health", "bots", "--pool", "heuristic").code == 1
+    bots.terminate()
+    bots.wait(timeout=30)
