@@ -23,6 +23,7 @@ from typing import Any
 from events.events import GameCreated
 from events.pirate_islands import FleetLooted
 from services.rules.engine.base import scoring
+from services.rules.engine.chance import Dealer
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.pirate_islands import (
     fleet,
@@ -98,6 +99,13 @@ class PirateIslands(Module[State, None]):
     advice = ADVICE
     narration = NARRATION
     drawing = staticmethod(drawing)
+
+    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+        if created["map"] != MAP:
+            from services.rules.engine.modules import RulesetError  # (modules imports this)
+
+            raise RulesetError(f"{self.name} is played on its own map {MAP!r}, "
+                               f"not {created['map']!r} (pirate_islands.board.map)")
 
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_piece(PieceKind(SHIP, "edge", 15, route=True))

@@ -35,14 +35,14 @@ def ship_refusal(state: State, seat: int, e: int) -> str | None:
     sp = slot(state, seat)
     if e not in sp.lanes:
         return "pirate_islands.ship.lane"
+    end = open_end(state, seat)
+    if end == sp.fortress:
+        return "pirate_islands.ship.fortress_end"
     if state.edge_owner[e] != NO_ONE:
         return "base.build.occupied"
-    end = open_end(state, seat)
     a, b = state.board.topo.edge_vertices[e]
     if end not in (a, b):
         return "pirate_islands.ship.route_end"
-    if end == sp.fortress:
-        return "pirate_islands.ship.fortress_end"
     far = b if a == end else a
     if sp.distance.get(far, -1) != sp.distance.get(end, -2) - 1:
         return "pirate_islands.ship.shortest"
