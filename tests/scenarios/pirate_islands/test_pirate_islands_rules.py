@@ -236,12 +236,14 @@ def test_pirate_islands_ship_move() -> None:
     else:
         raise AssertionError("no ship ever had a second place")
     move = targets[0]
-    assert move.ship == front and move.to != front
+    assert move.ship == front
+    assert move.to != front
     rear = pirate(t).routes[0][0]
     t.rejects(MoveShip(seat=0, ship=rear, to=move.to), "pirate_islands.ship.move")
     t.when(move)
     assert pirate(t).routes[0][-1] == move.to
-    assert move.to in t.state.players[0].roads and front not in t.state.players[0].roads
+    assert move.to in t.state.players[0].roads
+    assert front not in t.state.players[0].roads
     t.rejects(MoveShip(seat=0, ship=move.to, to=front), "pirate_islands.ship.move")  # once a turn
     # A ship built this turn does not move.
     pirate(t).moved = False
@@ -362,11 +364,13 @@ def test_pirate_islands_fleet_move() -> None:
     events = t.when(RollDice(seat=0))
     assert isinstance(events[0], DiceRolled)
     assert isinstance(events[1], FleetMoved)
-    assert events[1].steps == 2 and events[1].index == 2
+    assert events[1].steps == 2
+    assert events[1].index == 2
     t.when(EndTurn(seat=0))
     t.script("dice", (6, 6))
     events = t.when(RollDice(seat=1))
-    assert isinstance(events[1], FleetMoved) and events[1].index == (2 + 6) % 14
+    assert isinstance(events[1], FleetMoved)
+    assert events[1].index == (2 + 6) % 14
 
 
 def test_pirate_islands_fleet_attack() -> None:
@@ -399,9 +403,12 @@ def test_pirate_islands_fleet_loss() -> None:
     t.script("fleetloss", "ore", "wool")
     events = t.when(RollDice(seat=0))
     looted = next(e for e in events if isinstance(e, FleetLooted))
-    assert looted.seat == 0 and looted.count == 2 and looted.resources == {"ore": 1, "wool": 1}
+    assert looted.seat == 0
+    assert looted.count == 2
+    assert looted.resources == {"ore": 1, "wool": 1}
     hand = t.state.players[0].hand
-    assert hand[4] == 2 and hand[2] == 0
+    assert hand[4] == 2
+    assert hand[2] == 0
     # Everyone else sees how many, not which.
     from services.rules.engine import redact
 
@@ -474,7 +481,8 @@ def test_pirate_islands_warship_convert() -> None:
     t.rejects(PlayKnight(seat=0), "pirate_islands.warship.convert")
     t.when(CommissionWarship(seat=0, card="knight"))
     assert pirate(t).warships[0] == 1
-    assert t.state.dev_played and t.state.players[0].dev[0] == 0
+    assert t.state.dev_played
+    assert t.state.players[0].dev[0] == 0
     # With 4 seats a VP card is a knight too (but only one card per turn).
     sail(t, 0, 1)
     t.give_dev(0, "victory_point")
@@ -542,15 +550,18 @@ def test_pirate_islands_seven_steal() -> None:
     t.rejects(StealOnSeven(seat=0, victim=1), "pirate_islands.seven.steal")
     events = t.when(StealOnSeven(seat=0, victim=2))
     assert events[0] == SevenStealChosen(seat=0, victim=2)
-    assert isinstance(events[1], CardStolen) and events[1].resource == "brick"
-    assert t.hand(0) == {"brick": 1} and t.state.phase == MAIN
+    assert isinstance(events[1], CardStolen)
+    assert events[1].resource == "brick"
+    assert t.hand(0) == {"brick": 1}
+    assert t.state.phase == MAIN
     # Drawing from no one is allowed.
     t.when(EndTurn(seat=0))
     t.turn_of(0, rolled=False)
     t.script("dice", (3, 4))
     t.when(RollDice(seat=0))
     t.when(StealOnSeven(seat=0))
-    assert t.state.phase == MAIN and t.hand(0) == {"brick": 1}
+    assert t.state.phase == MAIN
+    assert t.hand(0) == {"brick": 1}
 
 
 # --- §11.10 the fortress --------------------------------------------------------------------
@@ -642,9 +653,11 @@ def test_pirate_islands_fortress_captured() -> None:
 
 def test_pirate_islands_dev_deck() -> None:
     t3 = table(seats=3)
-    assert sum(t3.state.deck) == 20 and t3.state.deck[VP] == 0
+    assert sum(t3.state.deck) == 20
+    assert t3.state.deck[VP] == 0
     t4 = table(seats=4)
-    assert sum(t4.state.deck) == 25 and t4.state.deck[VP] == 5
+    assert sum(t4.state.deck) == 25
+    assert t4.state.deck[VP] == 5
     before = total_vp(t4.state, 0)
     t4.give_dev(0, "victory_point")
     assert total_vp(t4.state, 0) == before  # a knight, not a point
@@ -690,7 +703,8 @@ def test_pirate_islands_win_fortress() -> None:
     pirate(t).strength[0] = 1
     t.script("fortress", 1)
     events = t.when(AttackFortress(seat=0, fortress=places(t, 0).fortress))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
     assert not any(isinstance(e, TurnEnded) for e in events)
 
 
@@ -711,7 +725,8 @@ def test_pirate_islands_win_target() -> None:
     t.give(0, lumber=1, brick=1)
     events = t.when(BuildRoad(seat=0, edge=next(
         o.edge for o in pending(t.state)[0].options if isinstance(o, BuildRoad))))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
     # With Harbormaster the target is 11.
     th = table(seats=3, modules=(ModuleSpec(name="harbormaster"),))
     th.turn_of(0)
@@ -738,12 +753,14 @@ def test_pirate_islands_awards_none() -> None:
         events += t.when(roads[0])
     assert t.state.players[0].road_length >= 5
     assert not any(isinstance(e, LongestRoadChanged) for e in events)
-    assert t.state.longest_holder == -1 and t.state.army_holder == -1
+    assert t.state.longest_holder == -1
+    assert t.state.army_holder == -1
     assert view(t.state, 0).longest_road is None
 
 
 def test_pirate_islands_module_facts() -> None:
     module = MODULES["pirate-islands"]
-    assert module.kind == "scenario" and module.seats == (3, 4)
+    assert module.kind == "scenario"
+    assert module.seats == (3, 4)
     with pytest.raises(RulesetError):
         new_game("g", 2, b"s", modules=[PIRATES])
