@@ -34,9 +34,8 @@ from services.rules.engine.scenarios.pirate_islands.common import (
 from services.rules.engine.state import Rules, State
 
 
-def attacked_seats(state: State, roller: int) -> list[int]:
+def attacked_seats(state: State, roller: int, hex_id: int) -> list[int]:
     """Seats with a building on a corner of the fleet's hex, the roller first."""
-    hex_id = places(state.board).loop[pirate(state).fleet]
     owner = state.vertex_owner
     there = {owner[v] for v in state.board.topo.hex_vertices[hex_id]}
     return [s for s in seats_from(state, roller) if s in there]
@@ -50,10 +49,13 @@ def fleet_roll(state: State, seat: int, d1: int, d2: int, dealer: Dealer) -> lis
     steps = min(d1, d2)
     loop = places(state.board).loop
     index = (ps.fleet + steps) % len(loop)
-    scratch = state.copy()
     moved: list[Event] = [FleetMoved(seat=seat, steps=steps, index=index, hex=loop[index])]
+    targets = attacked_seats(state, seat, loop[index])
+    if not targets:  # the move changes nothing the number reads
+        return moved + state.rules.resolve_number(state, seat, d1 + d2, dealer)
+    scratch = state.copy()
     apply(scratch, moved)
-    return moved + attacks(scratch, seat, attacked_seats(scratch, seat), steps, d1 + d2, dealer)
+    return moved + attacks(scratch, seat, targets, steps, d1 + d2, dealer)
 
 
 def attacks(

@@ -49,11 +49,27 @@ def ship_refusal(state: State, seat: int, e: int) -> str | None:
     return None
 
 
+def places_from(state: State, seat: int, end: int, free: int = NO_ONE) -> list[int]:
+    """The edges a ship of `seat` may take from the route's open end `end` (the checks of
+    `ship_refusal`, in one pass); `free`: an edge to count as empty (a ship about to move)."""
+    sp = slot(state, seat)
+    if end == sp.fortress:
+        return []
+    topo = state.board.topo
+    owner = state.edge_owner
+    step = sp.distance.get(end, -2) - 1
+    out = []
+    for e in topo.vertex_edges[end]:
+        if e in sp.lanes and (owner[e] == NO_ONE or e == free):
+            a, b = topo.edge_vertices[e]
+            if sp.distance.get(b if a == end else a, -1) == step:
+                out.append(e)
+    return out
+
+
 def ship_edges(state: State, seat: int) -> list[int]:
     """Where a new ship of `seat` may go now."""
-    end = open_end(state, seat)
-    return sorted(e for e in state.board.topo.vertex_edges[end]
-                  if ship_refusal(state, seat, e) is None)
+    return places_from(state, seat, open_end(state, seat))
 
 
 def build_ship(state: State, cmd: BuildShip, dealer: Dealer) -> list[Event]:
@@ -77,12 +93,12 @@ def move_targets(state: State, seat: int) -> list[tuple[int, int]]:
     if ps.moved or not route:
         return []
     front = route[-1]
-    if front in ps.built or state.vertex_owner[open_end(state, seat)] != NO_ONE:
+    end = open_end(state, seat)
+    if front in ps.built or state.vertex_owner[end] != NO_ONE:
         return []  # built this turn, or the route is closed at a building
-    scratch = state.copy()
-    pieces.remove(scratch, seat, SHIP, front)
-    pirate(scratch).routes[seat].pop()
-    return [(front, e) for e in ship_edges(scratch, seat) if e != front]
+    a, b = state.board.topo.edge_vertices[front]
+    behind = b if a == end else a  # the open end once the ship has left
+    return [(front, e) for e in places_from(state, seat, behind, free=front) if e != front]
 
 
 def move_ship(state: State, cmd: MoveShip, dealer: Dealer) -> list[Event]:
