@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.events import GameCreated
-from events.pirate_islands import FleetLooted
+from events.pirate_islands import FleetLooted, ShipBuilt, ShipMoved, WarshipCommissioned
 from services.rules.engine.base import scoring
 from services.rules.engine.chance import Dealer
 from services.rules.engine.ruleset import Module
@@ -113,6 +113,8 @@ class PirateIslands(Module[State, None]):
         rules.ext(EXT, init, PirateState.copy, PirateState.dump, PirateState.load)
         rules.view_ext[EXT] = view_ext
         rules.redactors[FleetLooted] = redact_looted
+        # Public moves without chance an undo may take back (like a road, a knight).
+        rules.reversible |= {ShipBuilt, ShipMoved, WarshipCommissioned}
         ships.install(rules)
         fleet.install(rules)
         gold.install(rules)
