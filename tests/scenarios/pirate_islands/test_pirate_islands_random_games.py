@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import pytest
 from pirate_helpers import PIRATES
 from recording import Recorder, bot_chooser
 
@@ -156,6 +157,7 @@ def audited(i: int) -> None:
     assert report.exit_code == 0, report.to_dict()
 
 
+@pytest.mark.slow  # ~25 s of CPU; PIRATE_GAMES=100 for a quick run
 def test_random_pirate_games_end_with_invariants_and_clean_audits() -> None:
     reasons = Counter(play_checked(i) for i in range(GAMES))
     assert sum(reasons.values()) == GAMES

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from events.commands import Command, PlayKnight, PlayRoadBuilding
 from events.events import Event, GameCreated
-from events.pirate_islands import CommissionWarship, WarshipCommissioned
+from events.pirate_islands import CommissionWarship, WarshipCard, WarshipCommissioned
 from events.types import DEV_INDEX
 from services.rules.engine import hooks
 from services.rules.engine.base import devcards
@@ -25,7 +25,7 @@ VP_CARD = DEV_INDEX["victory_point"]
 CARDS = {"knight": KNIGHT, "victory_point": VP_CARD}
 
 
-def warship_cards(state: State) -> tuple[str, ...]:
+def warship_cards(state: State) -> tuple[WarshipCard, ...]:
     return ("knight", "victory_point") if state.n == 4 else ("knight",)
 
 
@@ -52,7 +52,7 @@ def warship_options(state: State, seat: int) -> list[Command]:
     if state.dev_played or ps.warships[seat] >= len(ps.routes[seat]):
         return []
     p = state.players[seat]
-    return [CommissionWarship(seat=seat, card=card) for card in warship_cards(state)  # type: ignore[arg-type]
+    return [CommissionWarship(seat=seat, card=card) for card in warship_cards(state)
             if p.dev[CARDS[card]] > p.dev_new[CARDS[card]]]
 
 
