@@ -63,3 +63,25 @@ def test_chance_outcomes_of_a_roll_and_a_fortress_attack() -> None:
     hits = sum(p for p, es in attack
                if any(isinstance(e, FortressAttacked) and e.result == "hit" for e in es))
     assert hits == Fraction(2, 6)  # a 1 or a 2 against 3 warships
+
+
+def test_a_snapshot_round_trips_the_scenario_state() -> None:
+    from services.rules.engine import snapshot
+
+    seed = b"snapshot"
+    created = new_game("g", 4, seed, modules=[PIRATES], turn_limit=200)
+    state = initial_state(created)
+    dealer = SeededDealer(seed)
+    bots = [RandomBot(k) for k in range(4)]
+    checked = decisions = 0
+    while not state.finished:
+        prompt = next_prompt(state, pending(state))
+        for e in decide(state, bots[prompt.seat].choose(None, prompt), dealer):
+            evolve(state, e)
+        decisions += 1
+        if decisions % 97 == 0:
+            again = snapshot.load(snapshot.dump(state), created)
+            assert again.to_dict() == state.to_dict()
+            assert [p.options for p in pending(again)] == [p.options for p in pending(state)]
+            checked += 1
+    assert checked > 3
