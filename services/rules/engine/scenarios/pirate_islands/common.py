@@ -197,9 +197,3 @@ def apply(state: State, events: list[Event]) -> None:
 
 def seats_from(state: State, first: int) -> list[int]:
     return [(first + i) % state.n for i in range(state.n)]
-
-
-def fortress_seats(state: State) -> list[int]:
-    """Seats whose fortress still stands."""
-    return [s for s in range(state.n) if pirate(state).strength[s] > 0]
-
