@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.events import GameCreated
+from events.events import GameCreated, TurnEnded
 from events.pirate_islands import FleetLooted, ShipBuilt, ShipMoved, WarshipCommissioned
 from services.rules.engine.base import scoring
 from services.rules.engine.chance import Dealer
@@ -69,8 +69,6 @@ def no_awards(rules: Rules) -> None:
 
 def reset_turn(rules: Rules) -> None:
     """Ships built and the ship move are per turn."""
-    from events.events import TurnEnded
-
     passed = rules.evolvers[TurnEnded]
 
     def evolve_turn_ended(state: State, e: TurnEnded) -> None:
