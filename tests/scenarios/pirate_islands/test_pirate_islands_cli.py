@@ -9,6 +9,8 @@ import json
 
 from cli_helpers import Hexlog
 
+from services.cli.result import format_result
+
 
 def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> None:
     played = hexlog.run("play", "--scenario", "pirate-islands", "--bots",
@@ -19,6 +21,11 @@ def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> N
     assert game["modules"] == [{"name": "pirate-islands", "params": {}}]
     assert game["events"] > 200
     gid = game["game_id"]
+    # The text report's parts add up: a captured fortress is module VP.
+    for p in game["players"]:
+        assert p["vp"] == (p["settlements"] + 2 * p["cities"] + p["vp_cards"] + p["module_vp"])
+    if any(p["module_vp"] for p in game["players"]):
+        assert "module VP" in format_result(game)
     shown = hexlog.run("replay", gid)
     assert shown.code == 0, shown.err
     text = shown.out
