@@ -5,7 +5,7 @@ A hex shows its terrain in 3 letters (FOR forest, HIL hills, PAS pasture, FLD fi
 mountains, DES desert) and its number; the robber is `(R)`. Corners and sides show pieces by
 seat letter (R red = seat 0, B blue = 1, W white = 2, O orange = 3): settlement `r`, city `R`,
 road `rr` (`r` on an upright side); empty corners are `.`. Harbors are written in the sea next
-to their side: `3:1`, `2:1 ore`.
+to their side: `3:1`, `2:1 ore`. The sea between the islands of a Seafarers map is `~~~`.
 
                     .         .         .
                  /     \   /     \   /     \
@@ -64,8 +64,12 @@ def render_board(state: State) -> str:
     topo = board.topo
     canvas = Canvas()
     vpos: dict[int, tuple[int, int]] = {}
+    inner_sea = frozenset(board.mapdata.sea) if board.mapdata is not None else frozenset()
     for h, hx in enumerate(topo.hexes):
         if not topo.hex_is_land[h]:
+            if hx in inner_sea:  # a Seafarers map's sea between islands: waves at its centre
+                cx, cy = centre(hx)
+                canvas.put(cx - 1, cy, "~~~")
             continue
         cx, cy = centre(hx)
         for i, key in enumerate(corners(hx)):

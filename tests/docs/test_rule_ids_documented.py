@@ -102,7 +102,7 @@ def test_planned_scenarios_propose_ids_with_their_own_prefix() -> None:
     planned = [p for p in rule_files() if is_planned(p)]
     assert {p.stem for p in planned} >= {
         "fishermen", "rivers", "caravans", "barbarian-attack", "traders-and-barbarians",
-        "pirate-islands", "oil-springs",
+        "oil-springs",
     }
     for path in planned:
         prefix = path.stem.replace("-", "_") + "."

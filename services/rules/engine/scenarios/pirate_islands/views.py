@@ -1,0 +1,54 @@
+"""What seats see of the scenario (all public: the fleet, routes, warships, fortresses, gold
+due), the redaction of the fleet's loot, and the scenario's marks on a drawn board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.events import Event
+from events.pirate_islands import FleetLooted
+from services.rules.engine.narration import Sketch
+from services.rules.engine.scenarios.pirate_islands.common import pirate, places
+from services.rules.engine.state import State
+
+
+def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+    ps = pirate(state)
+    pl = places(state.board)
+    return {
+        "fleet": None if ps.fleet < 0 else pl.loop[ps.fleet],
+        "fleet_index": ps.fleet,
+        "loop": list(pl.loop),
+        "routes": [r[:] for r in ps.routes],
+        "warships": ps.warships[:],
+        "fortresses": [pl.slots[s].fortress for s in range(state.n)],
+        "strength": ps.strength[:],
+        "sites": [pl.slots[s].site for s in range(state.n)],
+        "gold": ps.gold[:],
+        "reward": None if ps.reward is None else ps.reward[0],
+    }
+
+
+def redact_looted(e: FleetLooted, seat: int | None) -> Event:
+    if seat == e.seat:
+        return e
+    return msgspec.structs.replace(e, resources=None)
+
+
+def drawing(state: State, sketch: Sketch) -> None:
+    """The fleet on its hex, each fortress with its strength, each marked site, warships."""
+    ps = pirate(state)
+    pl = places(state.board)
+    if ps.fleet >= 0:
+        sketch.mark("hex", pl.loop[ps.fleet], "FLEET")
+    for s in range(state.n):
+        sp = pl.slots[s]
+        if ps.strength[s] > 0:
+            sketch.mark("vertex", sp.fortress, f"F{s}:{ps.strength[s]}")
+        if state.vertex_owner[sp.site] < 0:
+            sketch.mark("vertex", sp.site, f"site{s}")
+        route = ps.routes[s]
+        for i, e in enumerate(route):
+            sketch.mark("edge", e, f"W{s}" if i < ps.warships[s] else f"s{s}")

@@ -1,0 +1,57 @@
+"""The Pirate Islands end to end through Redis, as a user runs it: `hexlog play --scenario
+pirate-islands` plays a whole game on the embedded Valkey with the real services and bots,
+`hexlog replay` shows the sea and the ships and tells the fleet and fortresses in words,
+`hexlog audit` re-judges it clean, `hexlog render` draws it; the engine benchmark runs it."""
+
+from __future__ import annotations
+
+import json
+
+from cli_helpers import Hexlog
+
+from services.cli.result import format_result
+
+
+def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> None:
+    played = hexlog.run("play", "--scenario", "pirate-islands", "--bots",
+                        "heuristic,random,heuristic,random", "--seed", "pirates",
+                        "--turn-limit", "300", "--json")
+    assert played.code == 0, played.err
+    game = json.loads(played.out)
+    assert game["modules"] == [{"name": "pirate-islands", "params": {}}]
+    assert game["events"] > 200
+    gid = game["game_id"]
+    # The text report's parts add up: a captured fortress is module VP.
+    for p in game["players"]:
+        assert p["vp"] == (p["settlements"] + 2 * p["cities"] + p["vp_cards"] + p["module_vp"])
+    if any(p["module_vp"] for p in game["players"]):
+        assert "module VP" in format_result(game)
+    shown = hexlog.run("replay", gid)
+    assert shown.code == 0, shown.err
+    text = shown.out
+    assert "the pirate fleet sails" in text
+    assert "built a ship at" in text
+    assert "GOL" in text  # the gold fields on the text board
+    assert "~~~" in text  # the sea between the islands
+    early = hexlog.run("replay", gid, "--at", "120")
+    assert "FLEET" in early.out  # the fleet on its hex, the fortresses with their strength
+    assert "F0:3" in early.out
+    checked = hexlog.run("audit", gid)
+    assert checked.code == 0, checked.out + checked.err
+    assert "OK:" in checked.out
+    picture = hexlog.cwd / "board.svg"
+    drawn = hexlog.run("render", gid, "-o", str(picture), "--at", "120")
+    assert drawn.code == 0, drawn.err
+    svg = picture.read_text()
+    assert "FLEET" in svg
+    assert "F0:3" in svg
+
+
+def test_bench_engine_runs_the_scenario(hexlog: Hexlog) -> None:
+    result = hexlog.run("bench", "engine", "--scenario", "pirate-islands", "--games", "3",
+                        "--json")
+    assert result.code == 0, result.err
+    rates = json.loads(result.out)
+    assert rates["variants"] == ["pirate-islands"]
+    assert rates["unfinished_games"] == 0
+    assert rates["games_per_s"] > 0
