@@ -158,10 +158,12 @@ def test_oil_springs_oil_steal_is_the_thiefs_choice() -> None:
     t.state.robber_from = "seven"
     h = t.hex("(1,1)")
     options = pending(t.state)[0].options
-    assert RobForOil(seat=0, hex=h, victim=1) in options and MoveRobber(seat=0, hex=h, victim=1) in options
+    assert RobForOil(seat=0, hex=h, victim=1) in options
+    assert MoveRobber(seat=0, hex=h, victim=1) in options
     events = t.when(RobForOil(seat=0, hex=h, victim=1))
     assert OilStolen(thief=0, victim=1) in events
-    assert oil(t, 0) == 1 and oil(t, 1) == 1
+    assert oil(t, 0) == 1
+    assert oil(t, 1) == 1
     assert t.state.phase == MAIN
 
 
@@ -173,7 +175,8 @@ def test_oil_springs_oil_steal_random_card_is_never_oil() -> None:
     t.state.robber_from = "seven"
     events = t.when(MoveRobber(seat=0, hex=t.hex("(1,1)"), victim=1))
     stolen = [e for e in events if isinstance(e, CardStolen)]
-    assert stolen[0].resource == "ore" and oil(t, 1) == 2
+    assert stolen[0].resource == "ore"
+    assert oil(t, 1) == 2
     t.take_all(1)
     t.give(1, oil=1)
     t.state.phase = ROBBER
@@ -187,7 +190,8 @@ def test_oil_springs_oil_no_maritime_trade_gives_oil() -> None:
     t = table()
     t.give(0, grain=4, oil=1)
     trades = [o for o in pending(t.state)[0].options if isinstance(o, MaritimeTrade)]
-    assert trades and all(o.get != "oil" and o.give != "oil" for o in trades)
+    assert trades
+    assert all(o.get != "oil" and o.give != "oil" for o in trades)
     bad = b'{"type":"MaritimeTrade","seat":0,"give":"grain","get":"oil"}'
     from events.codec import CodecError, codec
     with pytest.raises(CodecError):
@@ -251,7 +255,8 @@ def test_oil_springs_metropolis_cost_upgrades_a_city() -> None:
     assert BuildMetropolis(seat=0, vertex=v) in pending(t.state)[0].options
     t.when(BuildMetropolis(seat=0, vertex=v))
     assert t.hand(0) == {}
-    assert ext(t).marker == 2 and ext(t).metropolises == {v: 0}
+    assert ext(t).marker == 2
+    assert ext(t).metropolises == {v: 0}
     assert t.state.bank[ext(t).oil] == 15
     t.give(0, brick=1, grain=1, ore=1, oil=2)
     t.rejects(BuildMetropolis(seat=0, vertex=v), "oil_springs.metropolis.cost")  # already one
@@ -285,7 +290,8 @@ def test_oil_springs_metropolis_value_3_vp_never_flooded() -> None:
     t.script("disaster", (3, 4))
     events = t.when(EndTurn(seat=0))
     assert not any(isinstance(e, PieceRemoved | CityReduced) for e in events)
-    assert v in t.state.players[0].cities and public_vp(t.state, 0) == 3
+    assert v in t.state.players[0].cities
+    assert public_vp(t.state, 0) == 3
     # A city the metropolis sits on still counts as a city piece (4 per seat).
     t.turn_of(0)
     t.place(0, corner(t, "(1,1)"))
@@ -300,7 +306,9 @@ def test_oil_springs_sequester_once_per_turn_without_moving_the_marker() -> None
     t = table()
     t.give(0, oil=3)
     t.when(SequesterOil(seat=0))
-    assert ext(t).sequestered == [1, 0, 0, 0] and ext(t).marker == 0 and oil(t, 0) == 2
+    assert ext(t).sequestered == [1, 0, 0, 0]
+    assert ext(t).marker == 0
+    assert oil(t, 0) == 2
     t.rejects(SequesterOil(seat=0), "oil_springs.sequester.once_per_turn")
     assert SequesterOil(seat=0) not in pending(t.state)[0].options
     t.when(EndTurn(seat=0))
@@ -328,7 +336,8 @@ def test_oil_springs_sequester_exclusive_not_with_the_wide_open_rules() -> None:
     t.when(RefineOil(seat=0, resource="ore"))
     t.when(SequesterOil(seat=0))
     t.when(RefineOil(seat=0, resource="ore"))
-    assert ext(t).marker == 2 and ext(t).sequestered[0] == 1
+    assert ext(t).marker == 2
+    assert ext(t).sequestered[0] == 1
 
 
 def test_oil_springs_oil_mode_must_be_known() -> None:
@@ -342,7 +351,8 @@ def test_oil_springs_sequester_vp_every_3_is_1_vp() -> None:
     ext(t).sequestered[0] = 5
     assert public_vp(t.state, 0) == 1
     ext(t).sequestered[0] = 6
-    assert public_vp(t.state, 0) == 2 and total_vp(t.state, 0) == 2
+    assert public_vp(t.state, 0) == 2
+    assert total_vp(t.state, 0) == 2
 
 
 def test_oil_springs_champion_first_with_3() -> None:
@@ -413,7 +423,8 @@ def test_oil_springs_disaster_flood_removes_coastal_settlements_and_reduces_citi
     assert PieceRemoved(seat=0, kind="settlement", site=harbor) in events
     assert CityReduced(seat=2, vertex=city) in events
     assert settled not in t.state.players[1].settlements
-    assert t.state.players[2].settlements == {city} and not t.state.players[2].cities
+    assert t.state.players[2].settlements == {city}
+    assert not t.state.players[2].cities
     assert t.state.players[3].settlements == {inland}  # inland: untouched
     assert road in t.state.players[1].roads  # roads stay
     assert t.state.players[0].ratios[0] == 4  # the harbor is lost with the settlement
@@ -489,7 +500,8 @@ def test_oil_springs_disaster_spring_removes_3_oil_from_the_game() -> None:
     events = t.when(EndTurn(seat=2))
     # 1 from the supply, then round-robin from the active seat (2): 2, 3 (none), 0 (none), 1.
     assert SpringPolluted(hex=spring, number=5, n=0, from_supply=1, taken=(0, 1, 1, 0)) in events
-    assert ext(t).removed == 12 and conserved(t) == 15
+    assert ext(t).removed == 12
+    assert conserved(t) == 15
     assert spring not in ext(t).destroyed  # the spring keeps producing
 
 
@@ -498,7 +510,8 @@ def test_oil_springs_disaster_reset_marker_returns_to_0() -> None:
     ext(t).marker = 5
     t.script("disaster", (2, 2))
     t.when(EndTurn(seat=0))
-    assert ext(t).marker == 0 and ext(t).disasters == 1
+    assert ext(t).marker == 0
+    assert ext(t).disasters == 1
     t.turn_of(1)
     assert not any(isinstance(e, DisasterRolled) for e in t.when(EndTurn(seat=1)))
 
@@ -543,7 +556,8 @@ def test_oil_springs_win_target_reached_on_own_turn() -> None:
     road = next(e for e in t.state.board.topo.vertex_edges[s])
     from events.commands import BuildRoad
     events = t.when(BuildRoad(seat=0, edge=road))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 def test_oil_springs_win_after_disaster_waits_for_it() -> None:
@@ -563,7 +577,8 @@ def test_oil_springs_win_after_disaster_waits_for_it() -> None:
     assert not any(isinstance(e, GameFinished) for e in events)
     t.script("disaster", (4, 3))  # a flood takes the 2 coastal settlements: 10 VP
     events = t.when(EndTurn(seat=0))
-    assert not any(isinstance(e, GameFinished) for e in events) and t.state.current == 1
+    assert not any(isinstance(e, GameFinished) for e in events)
+    assert t.state.current == 1
     # Next time the disaster spares the player: the win comes after it, before the turn passes.
     t.turn_of(0)
     t.place(0, corner(t, "(-1,2)", coastal=False))
@@ -572,7 +587,9 @@ def test_oil_springs_win_after_disaster_waits_for_it() -> None:
     t.script("disaster", (6, 6))
     events = t.when(EndTurn(seat=0))
     kinds = [type(e) for e in events]
-    assert kinds[0] is DisasterRolled and GameFinished in kinds and TurnEnded not in kinds
+    assert kinds[0] is DisasterRolled
+    assert GameFinished in kinds
+    assert TurnEnded not in kinds
     assert t.state.winner == 0
 
 
@@ -587,5 +604,7 @@ def test_oil_springs_end_abandoned_with_the_fifth_token() -> None:
     assert IslandAbandoned(champion=2) in events
     finished = events[-1]
     assert isinstance(finished, GameFinished)
-    assert finished.winner is None and finished.reason == "abandoned"
-    assert t.state.finished and t.state.winner == NO_ONE
+    assert finished.winner is None
+    assert finished.reason == "abandoned"
+    assert t.state.finished
+    assert t.state.winner == NO_ONE
