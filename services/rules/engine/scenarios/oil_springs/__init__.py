@@ -38,7 +38,7 @@ from services.rules.engine.scenarios.oil_springs.common import (
 from services.rules.engine.scenarios.oil_springs.drawing import draw
 from services.rules.engine.scenarios.oil_springs.narration import NARRATION
 from services.rules.engine.scenarios.oil_springs.view import view_ext
-from services.rules.engine.state import Rules, State
+from services.rules.engine.state import NO_ONE, Rules, State
 
 __all__ = ["EXT", "MODULE", "NAME", "OilMode", "OilSprings", "OilState"]
 
@@ -51,6 +51,11 @@ class OilMode(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     def __post_init__(self) -> None:
         if self.oil_mode not in (STARTING, WIDE_OPEN):
             raise ValueError(f"oil_mode must be {STARTING!r} or {WIDE_OPEN!r}, not {self.oil_mode!r}")
+
+
+def off_the_board(state: State) -> int | None:
+    """Where "to the desert" sends the robber (Friendly Robber, Robber Flees): off the board."""
+    return NO_ONE
 
 
 class OilSprings(Module[State, OilMode]):
@@ -81,6 +86,7 @@ class OilSprings(Module[State, OilMode]):
 
         rules.ext(EXT, init, OilState.copy, OilState.dump, OilState.load)
         rules.view_ext[EXT] = view_ext
+        rules.robber_home = off_the_board  # the desert is a spring here (§12.9)
         production.install(rules)
         robbery.install(rules)
         using.install(rules)
