@@ -46,6 +46,17 @@ class DiscardWithOil(Command, frozen=True, kw_only=True):
     oil: int
 
 
+class PlayYearOfPlentyOil(Command, frozen=True, kw_only=True):
+    """Year of Plenty taking oil (§12.4): `oil` (1 or 2) tokens and, with 1, one `resource`."""
+
+    oil: int
+    resource: Resource | None = None
+
+
+class PlayMonopolyOil(Command, frozen=True, kw_only=True):
+    """Monopoly naming oil: single tokens, round from the next seat, up to the limit."""
+
+
 # --- events ---------------------------------------------------------------------------------
 
 
@@ -86,6 +97,21 @@ class ChampionChanged(Event, frozen=True, kw_only=True):
 
     holder: int
     sequestered: int
+
+
+class OilPlentyPlayed(Event, frozen=True, kw_only=True):
+    """Year of Plenty played for `oil` tokens (what the limit lets in) and `resources`."""
+
+    seat: int
+    oil: int
+    resources: Bundle
+
+
+class OilMonopolyPlayed(Event, frozen=True, kw_only=True):
+    """Monopoly on oil: `taken` tokens per seat."""
+
+    seat: int
+    taken: tuple[int, ...]
 
 
 class DisasterRolled(Event, frozen=True, kw_only=True):

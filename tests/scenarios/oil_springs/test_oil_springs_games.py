@@ -96,7 +96,8 @@ def test_a_thousand_random_games_end_with_oil_conserved() -> None:
             assert total_vp(state, state.winner) >= 12
     for kind in ("OilProduced", "OilStolen", "OilRefined", "MetropolisBuilt", "OilSequestered",
                  "ChampionChanged", "DisasterRolled", "PieceRemoved", "CityReduced",
-                 "HexPolluted", "SpringPolluted", "IslandAbandoned"):
+                 "HexPolluted", "SpringPolluted", "IslandAbandoned", "OilPlentyPlayed",
+                 "OilMonopolyPlayed"):
         assert seen[kind] > 0, kind
     assert seen["reason:victory"] > 0
     assert seen["reason:abandoned"] > 0

@@ -24,8 +24,12 @@ from events.oil_springs import (
     HexPolluted,
     IslandAbandoned,
     OilDiscarded,
+    OilMonopolyPlayed,
+    OilPlentyPlayed,
     OilProduced,
     OilStolen,
+    PlayMonopolyOil,
+    PlayYearOfPlentyOil,
     RefineOil,
     RobForOil,
     SequesterOil,
@@ -608,3 +612,50 @@ def test_oil_springs_end_abandoned_with_the_fifth_token() -> None:
     assert finished.reason == "abandoned"
     assert t.state.finished
     assert t.state.winner == NO_ONE
+
+
+# --- §12.4 development cards on oil ---------------------------------------------------------
+
+
+def test_oil_springs_oil_year_of_plenty_may_take_oil() -> None:
+    t = table()
+    t.give_dev(0, "year_of_plenty")
+    options = pending(t.state)[0].options
+    assert PlayYearOfPlentyOil(seat=0, oil=2) in options
+    assert PlayYearOfPlentyOil(seat=0, oil=1, resource="ore") in options
+    t.rejects(PlayYearOfPlentyOil(seat=0, oil=1), "oil_springs.oil.year_of_plenty")
+    t.rejects(PlayYearOfPlentyOil(seat=0, oil=2, resource="ore"), "oil_springs.oil.year_of_plenty")
+    events = t.when(PlayYearOfPlentyOil(seat=0, oil=1, resource="ore"))
+    assert events == [OilPlentyPlayed(seat=0, oil=1, resources={"ore": 1})]
+    assert t.hand(0) == {"ore": 1, "oil": 1}
+    assert t.state.dev_played
+    t.give_dev(0, "year_of_plenty")
+    t.rejects(PlayYearOfPlentyOil(seat=0, oil=2), "base.dev.one_per_turn")
+
+
+def test_oil_springs_oil_year_of_plenty_oil_beyond_the_limit_is_not_taken() -> None:
+    t = table()
+    t.give(0, oil=3)
+    t.give_dev(0, "year_of_plenty")
+    assert PlayYearOfPlentyOil(seat=0, oil=2) not in pending(t.state)[0].options
+    t.when(PlayYearOfPlentyOil(seat=0, oil=2))
+    assert oil(t, 0) == 4
+    assert conserved(t) == 15
+
+
+def test_oil_springs_oil_monopoly_takes_single_tokens_round_from_the_next_seat() -> None:
+    t = table()
+    t.give(0, oil=1)
+    t.give(1, oil=1)
+    t.give(2, oil=3)
+    t.give(3, oil=2)
+    t.turn_of(0)
+    t.give_dev(0, "monopoly")
+    assert PlayMonopolyOil(seat=0) in pending(t.state)[0].options
+    events = t.when(PlayMonopolyOil(seat=0))
+    # Room for 3: a token from seat 1, seat 2, seat 3, then the limit stops it.
+    assert events == [OilMonopolyPlayed(seat=0, taken=(0, 1, 1, 1))]
+    assert [oil(t, s) for s in range(4)] == [4, 0, 2, 1]
+    t.give_dev(0, "monopoly", new=True)
+    t.state.dev_played = False
+    t.rejects(PlayMonopolyOil(seat=0), "base.dev.bought_this_turn")

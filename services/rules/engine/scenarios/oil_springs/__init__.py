@@ -22,7 +22,7 @@ import msgspec
 
 from events.events import GameCreated
 from services.rules.engine.ruleset import Module
-from services.rules.engine.scenarios.oil_springs import disaster, production, robbery, using
+from services.rules.engine.scenarios.oil_springs import cards, disaster, production, robbery, using
 from services.rules.engine.scenarios.oil_springs.advice import ADVICE
 from services.rules.engine.scenarios.oil_springs.common import (
     EXT,
@@ -90,6 +90,7 @@ class OilSprings(Module[State, OilMode]):
         production.install(rules)
         robbery.install(rules)
         using.install(rules)
+        cards.install(rules)
         disaster.install(rules)
 
 

@@ -12,6 +12,8 @@ from events.oil_springs import (
     IslandAbandoned,
     MetropolisBuilt,
     OilDiscarded,
+    OilMonopolyPlayed,
+    OilPlentyPlayed,
     OilProduced,
     OilRefined,
     OilSequestered,
@@ -25,6 +27,16 @@ from services.rules.engine.narration import Narrator, Places, narrator
 def _produced(e: OilProduced, at: Places) -> str:
     got = ", ".join(f"{at.who(s)} {n}" for s, n in enumerate(e.gains) if n)
     return f"The oil springs pay out oil: {got}"
+
+
+def _plenty(e: OilPlentyPlayed, at: Places) -> str:
+    extra = "".join(f" and 1 {r}" for r in e.resources)
+    return f"{at.who(e.seat)} plays Year of Plenty for {e.oil} oil{extra}"
+
+
+def _monopoly(e: OilMonopolyPlayed, at: Places) -> str:
+    taken = ", ".join(f"{n} from {at.who(s)}" for s, n in enumerate(e.taken) if n) or "none"
+    return f"{at.who(e.seat)} plays Monopoly on oil and takes {sum(e.taken)} ({taken})"
 
 
 def _disaster(e: DisasterRolled, at: Places) -> str:
@@ -70,6 +82,8 @@ NARRATION: dict[type[Event], Narrator] = dict([
     narrator(MetropolisBuilt, lambda e, at: f"{at.who(e.seat)} turns the city at {at.vertex(e.vertex)} into a metropolis; the disaster marker moves up 2"),
     narrator(OilSequestered, lambda e, at: f"{at.who(e.seat)} sequesters 1 oil"),
     narrator(ChampionChanged, lambda e, at: f"{at.who(e.holder)} becomes Champion of the Environment with {e.sequestered} oil sequestered"),
+    narrator(OilPlentyPlayed, _plenty),
+    narrator(OilMonopolyPlayed, _monopoly),
     narrator(DisasterRolled, _disaster),
     narrator(PieceRemoved, _removed),
     narrator(CityReduced, _reduced),
