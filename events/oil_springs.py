@@ -57,6 +57,17 @@ class PlayMonopolyOil(Command, frozen=True, kw_only=True):
     """Monopoly naming oil: single tokens, round from the next seat, up to the limit."""
 
 
+class ProposeOilTrade(Command, frozen=True, kw_only=True):
+    """A domestic offer with oil (§12.4): `give`/`get` resources plus `give_oil`/`get_oil`
+    tokens; answered with the base's AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade."""
+
+    give: Bundle
+    get: Bundle
+    give_oil: int = 0
+    get_oil: int = 0
+    to: tuple[int, ...] = ()
+
+
 # --- events ---------------------------------------------------------------------------------
 
 
@@ -112,6 +123,26 @@ class OilMonopolyPlayed(Event, frozen=True, kw_only=True):
 
     seat: int
     taken: tuple[int, ...]
+
+
+class OilTradeProposed(Event, frozen=True, kw_only=True):
+    seat: int
+    give: Bundle
+    get: Bundle
+    give_oil: int
+    get_oil: int
+    to: tuple[int, ...]
+
+
+class OilTradeCompleted(Event, frozen=True, kw_only=True):
+    """`seat` gave `give` and `give_oil` oil to `partner` and received `get` and `get_oil`."""
+
+    seat: int
+    partner: int
+    give: Bundle
+    get: Bundle
+    give_oil: int
+    get_oil: int
 
 
 class DisasterRolled(Event, frozen=True, kw_only=True):

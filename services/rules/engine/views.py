@@ -51,11 +51,12 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         t = state.trade
         trade = TradeView(
             proposer=t.proposer,
-            give=vocab.wire_bundle(t.give),
-            get=vocab.wire_bundle(t.get),
+            give=vocab.base_bundle(t.give),
+            get=vocab.base_bundle(t.get),
             to=list(t.to),
             answers={
-                s: a if isinstance(a, str) else {"give": vocab.bundle(a[0]), "get": vocab.bundle(a[1])}
+                s: a if isinstance(a, str) else {"give": vocab.base_bundle(a[0]),
+                                                 "get": vocab.base_bundle(a[1])}
                 for s, a in t.answers.items()
             },
         )

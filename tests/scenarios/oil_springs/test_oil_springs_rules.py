@@ -7,11 +7,15 @@ import pytest
 from oil_springs_helpers import conserved, corner, ext, oil, table
 
 from events.commands import (
+    AcceptTrade,
     BuildCity,
+    ConfirmTrade,
+    CounterTrade,
     DiscardResources,
     EndTurn,
     MaritimeTrade,
     MoveRobber,
+    RejectTrade,
     RollDice,
 )
 from events.events import CardStolen, GameFinished, LongestRoadChanged, ModuleSpec, TurnEnded
@@ -28,8 +32,10 @@ from events.oil_springs import (
     OilPlentyPlayed,
     OilProduced,
     OilStolen,
+    OilTradeCompleted,
     PlayMonopolyOil,
     PlayYearOfPlentyOil,
+    ProposeOilTrade,
     RefineOil,
     RobForOil,
     SequesterOil,
@@ -659,3 +665,39 @@ def test_oil_springs_oil_monopoly_takes_single_tokens_round_from_the_next_seat()
     t.give_dev(0, "monopoly", new=True)
     t.state.dev_played = False
     t.rejects(PlayMonopolyOil(seat=0), "base.dev.bought_this_turn")
+
+
+def test_oil_springs_oil_domestic_trade_within_the_limit() -> None:
+    t = table()
+    t.give(0, oil=2, wool=1)
+    t.give(1, ore=2)
+    t.give(2, ore=2, oil=3)
+    t.rejects(ProposeOilTrade(seat=0, give={}, get={"ore": 1}, give_oil=3), "base.trade.not_held")
+    t.rejects(ProposeOilTrade(seat=0, give={"wool": 1}, get={}, get_oil=3), "oil_springs.oil.domestic_trade")
+    t.when(ProposeOilTrade(seat=0, give={}, get={"ore": 2}, give_oil=2))
+    assert view(t.state, 3).ext["oil-springs"]["trade_oil"] == {"give": 2, "get": 0}
+    # Seat 2 would end with 5 oil: it may not accept; seat 1 may.
+    options = {p.seat: p.options for p in pending(t.state)}
+    assert AcceptTrade(seat=2) not in options[2]
+    assert AcceptTrade(seat=1) in options[1]
+    t.rejects(AcceptTrade(seat=2), "oil_springs.oil.domestic_trade")
+    t.when(AcceptTrade(seat=1))
+    events = t.when(ConfirmTrade(seat=0, partner=1))
+    assert events == [OilTradeCompleted(seat=0, partner=1, give={}, get={"ore": 2}, give_oil=2, get_oil=0)]
+    assert t.hand(0) == {"ore": 2, "wool": 1}
+    assert t.hand(1) == {"oil": 2}
+    assert t.state.phase == MAIN
+    assert conserved(t) == 15
+
+
+def test_oil_springs_oil_domestic_trade_a_counter_without_oil_uses_the_base_completion() -> None:
+    t = table()
+    t.give(0, oil=1, wool=1)
+    t.give(1, ore=1)
+    t.when(ProposeOilTrade(seat=0, give={}, get={"ore": 1}, give_oil=1))
+    t.when(CounterTrade(seat=1, give={"ore": 1}, get={"wool": 1}))
+    for s in (2, 3):
+        t.when(RejectTrade(seat=s))
+    events = t.when(ConfirmTrade(seat=0, partner=1))
+    assert [type(e).__name__ for e in events] == ["TradeCompleted"]
+    assert t.hand(0) == {"oil": 1, "ore": 1}

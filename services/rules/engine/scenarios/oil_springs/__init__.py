@@ -22,7 +22,14 @@ import msgspec
 
 from events.events import GameCreated
 from services.rules.engine.ruleset import Module
-from services.rules.engine.scenarios.oil_springs import cards, disaster, production, robbery, using
+from services.rules.engine.scenarios.oil_springs import (
+    cards,
+    disaster,
+    production,
+    robbery,
+    trade,
+    using,
+)
 from services.rules.engine.scenarios.oil_springs.advice import ADVICE
 from services.rules.engine.scenarios.oil_springs.common import (
     EXT,
@@ -91,6 +98,7 @@ class OilSprings(Module[State, OilMode]):
         robbery.install(rules)
         using.install(rules)
         cards.install(rules)
+        trade.install(rules)
         disaster.install(rules)
 
 

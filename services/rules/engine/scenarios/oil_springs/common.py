@@ -35,6 +35,7 @@ register({
     "oil_springs.oil.discard": "Oil Springs: on a 7 oil counts with resources for the limit and may be discarded.",
     "oil_springs.oil.steal": "Oil Springs: the robber's thief takes either 1 oil (victim has oil, thief under the limit) or a random resource card.",
     "oil_springs.oil.no_maritime": "Oil Springs: maritime trades never give oil.",
+    "oil_springs.oil.domestic_trade": "Oil Springs: oil may be traded between players within the limit (nobody ends a trade with more than 4).",
     "oil_springs.oil.year_of_plenty": "Oil Springs: Year of Plenty may take oil (2 oil, or 1 oil and 1 resource); oil beyond the limit is not taken.",
     "oil_springs.oil.monopoly": "Oil Springs: Monopoly on oil takes one token at a time from the next player onwards, up to the limit.",
     "oil_springs.use.own_turn": "Oil Springs: oil is used (or sequestered) on the player's own turn after the roll.",

@@ -18,9 +18,12 @@ from events.oil_springs import (
     OilRefined,
     OilSequestered,
     OilStolen,
+    OilTradeCompleted,
+    OilTradeProposed,
     SpringPolluted,
 )
 from events.pieces import PieceRemoved
+from events.types import Bundle
 from services.rules.engine.narration import Narrator, Places, narrator
 
 
@@ -37,6 +40,20 @@ def _plenty(e: OilPlentyPlayed, at: Places) -> str:
 def _monopoly(e: OilMonopolyPlayed, at: Places) -> str:
     taken = ", ".join(f"{n} from {at.who(s)}" for s, n in enumerate(e.taken) if n) or "none"
     return f"{at.who(e.seat)} plays Monopoly on oil and takes {sum(e.taken)} ({taken})"
+
+
+def _side(bundle: Bundle, oil: int) -> str:
+    parts = [f"{n} {r}" for r, n in bundle.items() if n] + ([f"{oil} oil"] if oil else [])
+    return ", ".join(parts)
+
+
+def _offer(e: OilTradeProposed, at: Places) -> str:
+    return f"{at.who(e.seat)} offers {_side(e.give, e.give_oil)} for {_side(e.get, e.get_oil)}"
+
+
+def _traded(e: OilTradeCompleted, at: Places) -> str:
+    return (f"{at.who(e.seat)} trades {_side(e.give, e.give_oil)} to {at.who(e.partner)} "
+            f"for {_side(e.get, e.get_oil)}")
 
 
 def _disaster(e: DisasterRolled, at: Places) -> str:
@@ -84,6 +101,8 @@ NARRATION: dict[type[Event], Narrator] = dict([
     narrator(ChampionChanged, lambda e, at: f"{at.who(e.holder)} becomes Champion of the Environment with {e.sequestered} oil sequestered"),
     narrator(OilPlentyPlayed, _plenty),
     narrator(OilMonopolyPlayed, _monopoly),
+    narrator(OilTradeProposed, _offer),
+    narrator(OilTradeCompleted, _traded),
     narrator(DisasterRolled, _disaster),
     narrator(PieceRemoved, _removed),
     narrator(CityReduced, _reduced),

@@ -23,4 +23,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "mode": ext.mode,
         "used": ext.used,
         "sequestered_now": ext.sequestered_now,
+        # The oil of an open offer (the base's trade view shows its resources).
+        "trade_oil": None if state.trade is None else {
+            "give": state.trade.give[ext.oil], "get": state.trade.get[ext.oil]},
     }
