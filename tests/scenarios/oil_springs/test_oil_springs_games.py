@@ -275,3 +275,60 @@ def test_random_games_with_friendly_robber_and_event_cards_end() -> None:
                 for e in decide(state, bot.choose(seen, prompt), dealer):
                     evolve(state, e)
                     check(state)
+
+
+# --- narration and drawing ----------------------------------------------------------------
+
+
+class Marks:
+    def __init__(self) -> None:
+        self.marks: list[tuple[str, int, str]] = []
+
+    def mark(self, place: str, site: int, text: str) -> None:
+        self.marks.append((place, site, text))
+
+
+class Names:
+    def who(self, seat: int | None) -> str:
+        return f"seat{seat}"
+
+    def vertex(self, v: int) -> str:
+        return f"v{v}"
+
+    def edge(self, e: int) -> str:
+        return f"e{e}"
+
+    def hex(self, h: int) -> str:
+        return f"h{h}"
+
+
+def test_floods_and_pollution_are_told_in_words() -> None:
+    from events.oil_springs import CityReduced, HexPolluted, IslandAbandoned, SpringPolluted
+    from events.pieces import PieceRemoved
+    from services.rules.engine.scenarios.oil_springs.narration import NARRATION
+    at = Names()
+
+    def say(e: object) -> str:
+        return NARRATION[type(e)](e, at)  # type: ignore[arg-type]
+
+    assert say(PieceRemoved(seat=1, kind="settlement", site=4)) == (
+        "seat1's settlement at v4 is lost and goes back to its owner")
+    assert say(CityReduced(seat=2, vertex=7)) == "The flood reduces seat2's city at v7 to a settlement"
+    assert "destroys h3: its number 6 goes onto the disaster track" in say(HexPolluted(hex=3, number=6, n=0))
+    assert "3 oil leave the game (1 from the supply, 1 from seat1, 1 from seat2)" in say(
+        SpringPolluted(hex=18, number=5, n=1, from_supply=1, taken=(0, 1, 1, 0)))
+    assert "seat2, Champion of the Environment, wins a Pyrrhic victory" in say(IslandAbandoned(champion=2))
+
+
+def test_the_drawing_marks_springs_metropolises_and_destroyed_hexes() -> None:
+    from services.rules.engine.scenarios.oil_springs.drawing import draw
+    t = table()
+    ext(t).marker = 3
+    ext(t).metropolises[corner(t, "(1,1)")] = 0
+    ext(t).destroyed.append(t.hex("(0,-1)"))
+    sketch = Marks()
+    draw(t.state, sketch)
+    assert ("hex", t.hex("(0,0)"), "oil · disaster 3/5") in sketch.marks
+    assert ("hex", t.hex("(2,-1)"), "oil") in sketch.marks
+    assert ("vertex", corner(t, "(1,1)"), "M") in sketch.marks
+    assert ("hex", t.hex("(0,-1)"), "X1") in sketch.marks
