@@ -332,3 +332,19 @@ def test_the_drawing_marks_springs_metropolises_and_destroyed_hexes() -> None:
     assert ("hex", t.hex("(2,-1)"), "oil") in sketch.marks
     assert ("vertex", corner(t, "(1,1)"), "M") in sketch.marks
     assert ("hex", t.hex("(0,-1)"), "X1") in sketch.marks
+
+
+def test_a_snapshot_of_an_oil_springs_game_loads_back_equal() -> None:
+    from services.rules.engine import snapshot
+    created = new_game("snap", 4, b"oil-snap", modules=[OIL], turn_limit=TURN_CAP)
+    state = initial_state(created)
+    dealer = SeededDealer(b"oil-snap")
+    bot = RandomBot(1)
+    for _ in range(3000):
+        if state.finished:
+            break
+        for e in decide(state, bot.choose(None, next_prompt(state, pending(state))), dealer):
+            evolve(state, e)
+        if state.version % 250 == 0 or ext_of(state).metropolises:
+            loaded = snapshot.load(snapshot.dump(state), created)
+            assert loaded.to_dict() == state.to_dict()

@@ -553,21 +553,29 @@ def test_oil_springs_win_target_reached_on_own_turn() -> None:
     t = table()
     for h in ("(0,-1)", "(-1,0)", "(0,1)", "(-1,1)"):
         t.place(0, corner(t, h, coastal=False), city=True)  # 8 VP
-    ext(t).sequestered[0] = 8  # 2 VP
-    ext(t).champion = 0  # 1 VP: 11
+    ext(t).sequestered[0] = 5  # 1 VP: 9
     s = corner(t, "(1,-1)", coastal=False)
-    t.give(0, ore=3, grain=2)
-    t.place(0, s)  # 12
-    assert total_vp(t.state, 0) == 12
-    t.give(0, oil=1)
-    events = t.when(SequesterOil(seat=0))
-    assert not any(isinstance(e, GameFinished) for e in events)  # no VP-changing trigger here
+    t.place(0, s)  # 10: the base target is not enough here
     t.give(0, brick=1, lumber=1)
-    road = next(e for e in t.state.board.topo.vertex_edges[s])
     from events.commands import BuildRoad
-    events = t.when(BuildRoad(seat=0, edge=road))
+    road = t.state.board.topo.vertex_edges[s][0]
+    assert not any(isinstance(e, GameFinished) for e in t.when(BuildRoad(seat=0, edge=road)))
+    ext(t).champion = 0  # 11
+    t.give(0, oil=1)
+    events = t.when(SequesterOil(seat=0))  # 6 sequestered: 2 VP, 12 in all
     assert isinstance(events[-1], GameFinished)
     assert events[-1].winner == 0
+
+
+def test_oil_springs_win_target_a_metropolis_or_the_champion_can_bring_the_win() -> None:
+    t = table(mode="wide_open")
+    for h in ("(0,-1)", "(-1,0)", "(0,1)", "(-1,1)"):
+        t.place(0, corner(t, h, coastal=False), city=True)  # 8 VP
+    ext(t).sequestered[0] = 8  # 2 VP: 10
+    t.place(0, corner(t, "(1,-1)", coastal=False))  # 11
+    t.give(0, brick=1, grain=1, ore=1, oil=2)
+    events = t.when(BuildMetropolis(seat=0, vertex=corner(t, "(0,-1)", coastal=False)))
+    assert isinstance(events[-1], GameFinished)
 
 
 def test_oil_springs_win_after_disaster_waits_for_it() -> None:

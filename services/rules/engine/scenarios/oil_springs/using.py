@@ -16,6 +16,7 @@ from events.oil_springs import (
 )
 from events.types import RESOURCES
 from services.rules.engine.base.common import can_afford, check_place, pay
+from services.rules.engine.base.scoring import derive_victory
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.oil_springs.common import (
@@ -188,6 +189,8 @@ def install(rules: Rules) -> None:
     rules.phase_refusal.insert(0, refusal)
     rules.extra_options.append(options)
     rules.vp_bonus.append(oil_vp)
+    # These change VP during the turn: the win check follows them as it follows a build.
+    rules.derive((MetropolisBuilt, OilSequestered, ChampionChanged), derive_victory)
     rules.evolve_with(OilRefined, evolve_refined)
     rules.evolve_with(MetropolisBuilt, evolve_metropolis)
     rules.evolve_with(OilSequestered, evolve_sequestered)
