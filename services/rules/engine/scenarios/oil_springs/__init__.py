@@ -69,7 +69,8 @@ class OilSprings(Module[State, OilMode]):
     name = NAME
     kind = "scenario"
     description = ("Oil springs: oil refines into resources and builds metropolises, but every "
-                   "fifth unit burnt brings a flood or pollution; sequester oil for VP.")
+                   "fifth unit burnt brings a flood or pollution; sequester oil for VP "
+                   "(oil_mode=starting|wide_open, default starting; as a --variant to set it).")
     Params = OilMode
     seats = (3, 4)
     conflicts = {"catan-for-two": "Oil Springs is played with 3–4 players"}
