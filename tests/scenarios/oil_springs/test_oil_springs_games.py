@@ -348,3 +348,26 @@ def test_a_snapshot_of_an_oil_springs_game_loads_back_equal() -> None:
         if state.version % 250 == 0 or ext_of(state).metropolises:
             loaded = snapshot.load(snapshot.dump(state), created)
             assert loaded.to_dict() == state.to_dict()
+
+
+def test_refining_can_be_taken_back_with_the_undo_rule_a_disaster_cannot() -> None:
+    from events.disputes import ApproveUndo, ProposeUndo
+    from events.oil_springs import RefineOil
+    from services.rules.engine import Rejected
+    t = table(more=(ModuleSpec(name="undo", params={"policy": "consent"}),))
+    t.give(0, oil=1)
+    v = t.state.version
+    before = {k: x for k, x in t.state.to_dict().items() if k not in ("version", "ext")}
+    t.when(RefineOil(seat=0, resource="ore"))
+    assert ext(t).marker == 1
+    t.when(ProposeUndo(seat=0, to_version=v))
+    for s in (1, 2, 3):
+        t.when(ApproveUndo(seat=s))
+    assert ext(t).marker == 0
+    assert {k: x for k, x in t.state.to_dict().items() if k not in ("version", "ext")} == before
+    ext(t).marker = 5
+    v = t.state.version
+    t.script("disaster", (1, 1))
+    t.when(EndTurn(seat=0))
+    with pytest.raises(Rejected):
+        decide(t.state, ProposeUndo(seat=1, to_version=v), t.dealer)
