@@ -371,3 +371,17 @@ def test_refining_can_be_taken_back_with_the_undo_rule_a_disaster_cannot() -> No
     t.when(EndTurn(seat=0))
     with pytest.raises(Rejected):
         decide(t.state, ProposeUndo(seat=1, to_version=v), t.dealer)
+
+
+def test_a_tampered_polluted_hex_is_caught() -> None:
+    rec = next(r for r in (recorded(s, ("random",) * 4) for s in range(40))
+               if ext_of(r.state).destroyed)
+    objs = [json.loads(line) for line in dump_lines(rec.record(), "finished")]
+    polluted = next(o for o in objs if o["kind"] == "event"
+                    and o["envelope"]["event"]["type"] == "HexPolluted")
+    event = polluted["envelope"]["event"]
+    event["hex"] = next(h for h in rec.state.board.topo.land_hexes if h != event["hex"])
+    _, record = read_lines([json.dumps(o).encode() for o in objs])
+    report = audit(record)
+    assert report.exit_code == 1
+    assert report.divergences[0].version == polluted["envelope"]["version"]
