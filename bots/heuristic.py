@@ -199,6 +199,8 @@ class HeuristicBot:
         ).seat
 
         def value(o: MoveRobber) -> tuple[float, int]:
+            if o.hex < 0:  # off the board (a scenario's "desert"): harms nobody
+                return 0.0, 1
             pips = PIPS.get(board.hex_number[o.hex], 0)
             score = 0.0
             for v in board.topo.hex_vertices[o.hex]:

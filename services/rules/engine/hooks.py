@@ -14,6 +14,7 @@ import circle). A module *wraps* a single hook (keeps the previous function and 
     roll_resolved            production (or a 7) is over             the main phase
     production               gains per seat for a number             buildings x level by hex
     robber_hexes / victims   where the robber may go, whom to rob
+    robber_home              where "to the desert" sends the robber   the first desert
     steal                    the robber's (or a card's) theft         a random resource card
     end_of_turn (list)       the active seat ends its turn           nothing (the turn passes)
     wins                     is this seat the winner now             total VP >= win_target
@@ -74,6 +75,14 @@ class Production(Protocol[S]):
 
 class RobberHexes(Protocol[S]):
     def __call__(self, state: S, seat: int, /) -> list[int]: ...
+
+
+class RobberHome(Protocol[S]):
+    """Where a rule that sends the robber "to the desert" sends it (Robber Flees, the
+    Friendly Robber's last resort): a hex, -1 for off the board (a scenario whose desert is
+    gone), or None when there is no such place (the robber stays where it is)."""
+
+    def __call__(self, state: S, /) -> int | None: ...
 
 
 class RobberVictims(Protocol[S]):

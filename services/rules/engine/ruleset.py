@@ -135,6 +135,7 @@ class Ruleset(Generic[ST]):
     seven_stage: hooks.StateStep[ST] = _unset
     robber_hexes: hooks.RobberHexes[ST] = _unset
     robber_victims: hooks.RobberVictims[ST] = _unset
+    robber_home: hooks.RobberHome[ST] = _unset
     steal: hooks.Steal[ST] = _unset
     # … the end of a turn and of the game:
     end_of_turn: list[hooks.EndOfTurn[ST]] = field(default_factory=list)

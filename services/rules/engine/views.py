@@ -33,7 +33,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 seat=p.seat,
                 name=state.names[p.seat],
                 cards=p.cards,
-                hand=vocab.wire_bundle(p.hand) if mine else None,
+                hand=vocab.base_bundle(p.hand) if mine else None,
                 dev_cards=sum(p.dev),
                 dev_hand={vocab.dev_cards[i]: n for i, n in enumerate(p.dev) if n} if mine else None,
                 knights=p.knights,
@@ -51,11 +51,12 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         t = state.trade
         trade = TradeView(
             proposer=t.proposer,
-            give=vocab.wire_bundle(t.give),
-            get=vocab.wire_bundle(t.get),
+            give=vocab.base_bundle(t.give),
+            get=vocab.base_bundle(t.get),
             to=list(t.to),
             answers={
-                s: a if isinstance(a, str) else {"give": vocab.bundle(a[0]), "get": vocab.bundle(a[1])}
+                s: a if isinstance(a, str) else {"give": vocab.base_bundle(a[0]),
+                                                 "get": vocab.base_bundle(a[1])}
                 for s, a in t.answers.items()
             },
         )
@@ -80,7 +81,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         turn=state.turn,
         last_roll=state.last_roll,
         robber=state.robber,
-        bank=vocab.wire_bundle(state.bank),
+        bank=vocab.base_bundle(state.bank),
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,

@@ -162,6 +162,11 @@ class Vocabulary:
                              "resource moves it with events of its own")
         return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
 
+    def base_bundle(self, vec: Sequence[int]) -> Bundle:
+        """The base part of a vector as a bundle (a view's hand or bank: the module
+        resources go beside it, `extra`)."""
+        return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
+
     def wire_resource(self, name: str) -> Resource:
         if self.resource_index[name] >= BASE_WIDTH:
             raise ValueError(f"{name} cannot go in a base event (see wire_bundle)")

@@ -144,7 +144,15 @@ def base_robber_hexes(state: State, seat: int) -> list[int]:
     return [h for h in state.board.topo.land_hexes if h != robber]
 
 
+def base_robber_home(state: State) -> int | None:
+    """"To the desert": the first desert, or nowhere on a map without one."""
+    deserts = state.board.desert_hexes
+    return deserts[0] if deserts else None
+
+
 def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
+    if hex_id == NO_ONE:
+        return []  # off the board: nobody to rob
     owner = state.vertex_owner
     n = state.n
     out: list[int] = []
@@ -161,9 +169,10 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     h = cmd.hex
     topo = state.board.topo
-    if not 0 <= h < len(topo.hexes):
-        raise reject("base.place.unknown", f"there is no hex {h} on this map")
     legal = state.rules.robber_hexes(state, cmd.seat)
+    # Off the board (-1) only where a module's rule sends it there (robber_hexes lists it).
+    if not 0 <= h < len(topo.hexes) and not (h == NO_ONE and h in legal):
+        raise reject("base.place.unknown", f"there is no hex {h} on this map")
     if h not in legal:
         if h == state.robber:
             raise reject("base.robber.same_hex", "the robber must move to another hex")
@@ -404,6 +413,7 @@ def install(rules: Rules) -> None:
     rules.production = base_production
     rules.robber_hexes = base_robber_hexes
     rules.robber_victims = base_robber_victims
+    rules.robber_home = base_robber_home
     rules.steal = steal
     rules.handlers[RollDice] = roll_dice
     rules.handlers[DiscardResources] = discard

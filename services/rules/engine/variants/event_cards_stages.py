@@ -138,6 +138,9 @@ def open_event(state: State) -> list[Event]:
         deserts = state.board.desert_hexes
         if deserts and state.robber not in deserts:
             return [RobberFled(hex=deserts[0])]
+        home = None if deserts else state.rules.robber_home(state)  # no desert: the module's
+        if home is not None and state.robber != home:
+            return [RobberFled(hex=home)]
         return []
     if event not in STAGE:
         return []

@@ -66,8 +66,11 @@ def fallback_hexes(state: State) -> list[int]:
     deserts = list(state.board.desert_hexes)
     if deserts:
         return deserts
-    # A map without a desert: the robber stays where it is (docs/rules/friendly-robber.md §2.3 names off-board or
-    # swamp places for such scenarios; those modules can wrap this hook again).
+    # A map without a desert: where the scenario's `robber_home` says (off the board: -1,
+    # a swamp …; docs/rules/friendly-robber.md §2.3), else the robber stays where it is.
+    home = state.rules.robber_home(state)
+    if home is not None:
+        return [home]
     return [state.robber] if state.robber != NO_ONE else []
 
 

@@ -1,0 +1,1 @@
+"""Oil Springs' map files."""
