@@ -25,6 +25,9 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
     f = fish(state)
     w = f.waters
     mine = f.hands[seat] if seat is not None and 0 <= seat < state.n else None
+    prices = dict(PRICES)
+    if seat is not None and mine is not None:  # a seat's own prices (Catan for Two discount)
+        prices = {a: price(state, seat, a) for a in PRICES}
     return {
         "grounds": [[h, n] for h, n, _ in w.grounds],
         "lake": None if w.lake == NO_ONE else w.lake,
@@ -36,8 +39,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "spent": {str(k): f.spent[k] for k in (1, 2, 3)},
         "boot": None if f.boot == NO_ONE else f.boot,
         "return_due": list(f.due),
-        "prices": {a: price(state, seat, a) if mine is not None else p
-                   for a, p in PRICES.items()},
+        "prices": prices,
     }
 
 
