@@ -32,10 +32,13 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.fishermen import actions, boot, robber, tokens
 from services.rules.engine.scenarios.fishermen.advice import ADVICE
 from services.rules.engine.scenarios.fishermen.common import (
+    CATAN_FOR_TWO,
     EXT,
     LAKE,
     MAP,
     NAME,
+    NO_FISH,
+    TWO_PLAYER_START,
     FishState,
     fish,
 )
@@ -43,6 +46,7 @@ from services.rules.engine.scenarios.fishermen.narration import NARRATION
 from services.rules.engine.scenarios.fishermen.views import redact_drawn, view_ext
 from services.rules.engine.scenarios.fishermen.waters import keep_lake_inland, lay_grounds, waters
 from services.rules.engine.state import NO_ONE, Rules, State
+from services.rules.engine.variants.catan_for_two.common import TOKENS_KEY
 
 MAPS = __name__ + ".maps"
 
@@ -50,7 +54,8 @@ __all__ = ["EXT", "MODULE", "FishState", "fish"]
 
 
 def init(state: State, created: GameCreated) -> FishState:
-    return FishState(waters(state, created), state.n)
+    two_player = any(spec.name == CATAN_FOR_TWO for spec in created.modules)
+    return FishState(waters(state, created), state.n, TWO_PLAYER_START if two_player else NO_FISH)
 
 
 def drawing(state: State, sketch: Sketch) -> None:
@@ -83,6 +88,8 @@ class Fishermen(Module[State, None]):
             return
         keep_lake_inland(created, m, dealer)
         lay_grounds(created, m, dealer)
+        if any(spec.name == CATAN_FOR_TWO for spec in created["modules"]):
+            created["setup"][TOKENS_KEY] = [0]  # fish replace the trade tokens (§6.8)
 
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)

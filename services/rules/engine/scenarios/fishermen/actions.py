@@ -28,7 +28,7 @@ from services.rules.engine.base.scoring import derive_victory, public_vp
 from services.rules.engine.base.sites import check_road, pieces_left
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.scenarios.fishermen.common import PRICES, fish
+from services.rules.engine.scenarios.fishermen.common import CATAN_FOR_TWO, PRICES, fish
 from services.rules.engine.scenarios.fishermen.tokens import give_up, held_tokens
 from services.rules.engine.state import MAIN, NO_ONE, ROLL, Rules, State
 
@@ -39,7 +39,7 @@ FISH_COMMANDS: tuple[type[Command], ...] = (
 
 def two_player_discount(state: State, seat: int) -> int:
     """Catan for Two (§6.8): the player with fewer public VP pays one fish less."""
-    if state.n != 2 or "catan-for-two" not in state.rules.init_ext:
+    if state.n != 2 or CATAN_FOR_TWO not in state.rules.init_ext:
         return 0
     return 1 if public_vp(state, seat) < public_vp(state, 1 - seat) else 0
 

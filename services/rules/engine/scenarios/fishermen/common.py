@@ -24,6 +24,8 @@ KINDS = (BOOT, 1, 2, 3)
 START_SUPPLY = (1, 11, 10, 8)  # the boot, then tokens of 1, 2 and 3 fish
 HAND_LIMIT = 7
 TWO_PLAYER_START = (0, 2, 2, 1)  # Catan for Two: two 1s, two 2s, one 3 per player
+CATAN_FOR_TWO = "catan-for-two"
+NO_FISH = (0, 0, 0, 0)
 
 PRICES: dict[FishAction, int] = {"robber": 2, "steal": 3, "bank": 4, "road": 5, "devcard": 7}
 
@@ -51,6 +53,8 @@ register({
     "fishermen.boot.target": "Fishermen: the boot's holder needs one VP more to win.",
     "fishermen.win.target": "Fishermen: the game is won with 10 VP (plus one for the boot's holder, plus Harbormaster's one).",
     "fishermen.return.count": "Fishermen: a seat above the limit gives back exactly its excess, from the tokens it holds.",
+    "fishermen.two_player.start": "Fishermen with Catan for Two: each player starts with fish tokens 1, 1, 2, 2, 3 and no trade tokens are used.",
+    "fishermen.two_player.discount": "Fishermen with Catan for Two: the player with fewer public VP pays one fish less per action.",
     "fishermen.event_cards.robber_flees": "Fishermen with Event Cards: Robber Flees takes the robber off the board.",
     "fishermen.friendly_robber.offboard": "Fishermen with Friendly Robber: a robber with no legal hex leaves the board.",
 })
@@ -77,7 +81,7 @@ class FishState:
 
     __slots__ = ("waters", "supply", "spent", "hands", "boot", "draws", "due", "resume")
 
-    def __init__(self, waters: Waters, seats: int, start: tuple[int, ...] = (0, 0, 0, 0)) -> None:
+    def __init__(self, waters: Waters, seats: int, start: tuple[int, ...] = NO_FISH) -> None:
         self.waters = waters
         self.hands = [list(start) for _ in range(seats)]
         self.supply = [total - seats * s for total, s in zip(START_SUPPLY, start, strict=True)]
