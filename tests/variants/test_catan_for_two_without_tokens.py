@@ -19,7 +19,8 @@ def test_catan_for_two_token_not_used_when_the_setup_takes_the_tokens_out() -> N
     t = Table(seats=2, modules=[TWO], setup=False)
     t.created.setup[TOKENS_KEY] = [0]
     t.state = initial_state(t.created)
-    assert two(t.state).tokens == [0, 0] and two(t.state).supply == 0
+    assert two(t.state).tokens == [0, 0]
+    assert two(t.state).supply == 0
     assert not two(t.state).in_play
     coast = next(o for o in pending(t.state)[0].options if isinstance(o, PlaceSettlement)
                  and t.state.board.topo.vertex_is_coastal[o.vertex])
@@ -35,4 +36,5 @@ def test_catan_for_two_token_not_used_when_the_setup_takes_the_tokens_out() -> N
 
 def test_catan_for_two_tokens_are_in_play_by_default() -> None:
     t = Table(seats=2, modules=[TWO], setup=False)
-    assert two(t.state).in_play and two(t.state).tokens == [5, 5]
+    assert two(t.state).in_play
+    assert two(t.state).tokens == [5, 5]

@@ -7,7 +7,14 @@ Grounds on the beginner board with the table seed: (1,-3) 8, (3,-1) 6, (2,1) 10,
 from __future__ import annotations
 
 import pytest
-from fishermen_helpers import FISHERMEN, check_fish_conserved, clear_fish, fx, give_fish, ground, table
+from fishermen_helpers import (
+    FISHERMEN,
+    check_fish_conserved,
+    fx,
+    give_fish,
+    ground,
+    table,
+)
 
 from events.commands import (
     DiscardResources,
@@ -33,7 +40,6 @@ from events.fishermen import (
     FishRemoveRobber,
     FishReshuffled,
     FishResourceTaken,
-    FishReturned,
     FishReturnRequired,
     FishSpent,
     FishSteal,
@@ -99,7 +105,8 @@ def test_fishermen_board_lake_is_swapped_inward_with_its_partner_keeping_its_tok
         shuffled_lake = next((q, r) for q, r, terrain, _ in laid if terrain == "lake")
         created = new_game("g", 4, seed, modules=[FISHERMEN])
         q, r, number = created.setup["terrain:lake"]
-        assert (q, r) not in outer and number == 0
+        assert (q, r) not in outer
+        assert number == 0
         if shuffled_lake in outer:
             swapped += 1
             partner = next(x for x in laid if (x[0], x[1]) == (q, r))
@@ -128,7 +135,8 @@ def test_fishermen_board_grounds_lie_on_frame_indices_with_shuffled_numbers_and_
         land_edges = [e for e in topo.hex_edges[h] if topo.edge_is_land[e]]
         assert len(land_edges) == 2
         ends = {v for e in land_edges for v in topo.edge_vertices[e]}
-        assert set(vertices) == ends and len(vertices) == 3
+        assert set(vertices) == ends
+        assert len(vertices) == 3
 
 
 # --- 6.3 fish tokens ------------------------------------------------------------------------
@@ -143,7 +151,8 @@ def test_fishermen_tokens_production_a_settlement_draws_one_and_a_city_two() -> 
     events = roll(t, 9, 1, 2, 3)
     drawn = of(events, FishDrawn)
     assert [(e.seat, e.fish) for e in drawn] == [(0, 1), (1, 2), (1, 3)]
-    assert fx(t).hands[0][1] == 1 and fx(t).hands[1][2:] == [1, 1]
+    assert fx(t).hands[0][1] == 1
+    assert fx(t).hands[1][2:] == [1, 1]
     check_fish_conserved(t.state)
 
 
@@ -222,7 +231,8 @@ def test_fishermen_tokens_reshuffle_the_spent_tokens_become_the_supply() -> None
     events = roll(t, 10, 3, 2)
     assert [type(e) for e in events[-3:]] == [FishDrawn, FishReshuffled, FishDrawn]
     assert of(events, FishReshuffled)[0].tokens == 28
-    assert f.spent == [0, 0, 0, 0] and sum(f.supply) == 27
+    assert f.spent == [0, 0, 0, 0]
+    assert sum(f.supply) == 27
     check_fish_conserved(t.state)
 
 
@@ -234,7 +244,8 @@ def test_fishermen_tokens_reshuffle_with_nothing_spent_the_remaining_draws_are_l
     f.hands[1], f.supply, f.boot = [0, 11, 10, 7], [0, 0, 0, 1], 3
     t.turn_of(0, rolled=False)
     events = roll(t, 10)
-    assert len(of(events, FishDrawn)) == 1 and of(events, FishReshuffled) == []
+    assert len(of(events, FishDrawn)) == 1
+    assert of(events, FishReshuffled) == []
     assert sum(f.supply) == 0
 
 
@@ -248,9 +259,11 @@ def test_fishermen_tokens_hand_limit_a_seat_above_seven_gives_back_the_token_it_
     assert of(events, FishReturnRequired)[0].counts == (2, 0, 0)
     assert t.state.phase == RETURN
     [prompt] = pending(t.state)
-    assert prompt.seat == 0 and ReturnFish(seat=0, tokens=(1, 1)) in prompt.options
+    assert prompt.seat == 0
+    assert ReturnFish(seat=0, tokens=(1, 1)) in prompt.options
     t.when(ReturnFish(seat=0, tokens=(1, 3)))  # the player's choice, not the smallest
-    assert fx(t).hands[0] == [0, 2, 2, 3] and fx(t).spent == [0, 1, 0, 1]
+    assert fx(t).hands[0] == [0, 2, 2, 3]
+    assert fx(t).spent == [0, 1, 0, 1]
     assert t.state.phase == MAIN
     check_fish_conserved(t.state)
 
@@ -262,7 +275,8 @@ def test_fishermen_tokens_hand_limit_the_boot_does_not_count() -> None:
     give_fish(t, 0, 1, 1, 1, 2, 2, 3)
     t.turn_of(0, rolled=False)
     events = roll(t, 5, 0)  # the boot: 6 tokens and the boot, no return
-    assert of(events, OldBootDrawn) and not of(events, FishReturnRequired)
+    assert of(events, OldBootDrawn)
+    assert not of(events, FishReturnRequired)
 
 
 def test_fishermen_return_count_exactly_the_excess_from_held_tokens() -> None:
@@ -293,7 +307,8 @@ def test_fishermen_tokens_not_resources_outside_the_card_limit_discards_and_stea
     t.place(1, v)
     h = t.state.board.topo.vertex_land_hexes[v][0]
     stolen = of(t.when(MoveRobber(seat=0, hex=h, victim=1)), CardStolen)
-    assert stolen[0].resource == "lumber" and fx(t).hands[1][3] == 7
+    assert stolen[0].resource == "lumber"
+    assert fx(t).hands[1][3] == 7
 
 
 # --- 6.4 spending fish ----------------------------------------------------------------------
@@ -315,7 +330,8 @@ def test_fishermen_spend_own_turn_only_the_active_seat_after_the_roll() -> None:
     t.state.robber = t.hex("(1,0)")
     assert FishRemoveRobber(seat=0, tokens=(3,)) in pending(t.state)[0].options  # before the roll
     t.when(FishRemoveRobber(seat=0, tokens=(3,)))
-    assert t.state.phase == ROLL and t.state.robber == NO_ONE
+    assert t.state.phase == ROLL
+    assert t.state.robber == NO_ONE
 
 
 def test_fishermen_spend_tokens_held_only_tokens_in_the_hand() -> None:
@@ -335,7 +351,8 @@ def test_fishermen_spend_no_change_at_least_the_price_and_nothing_back() -> None
     t.rejects(FishRemoveRobber(seat=0, tokens=(1,)), "fishermen.spend.no_change")
     events = t.when(FishRemoveRobber(seat=0, tokens=(3,)))
     assert events[0] == FishSpent(seat=0, tokens=(3,), action="robber")
-    assert fx(t).hands[0] == [0, 1, 0, 0] and fx(t).spent == [0, 0, 0, 1]  # 3 paid for 2
+    assert fx(t).hands[0] == [0, 1, 0, 0]
+    assert fx(t).spent == [0, 0, 0, 1]
 
 
 def test_fishermen_spend_robber_two_fish_take_it_off_the_board_only_if_it_is_on() -> None:
@@ -344,7 +361,8 @@ def test_fishermen_spend_robber_two_fish_take_it_off_the_board_only_if_it_is_on(
     t.rejects(FishRemoveRobber(seat=0, tokens=(2,)), "fishermen.spend.robber")
     t.state.robber = t.hex("(0,0)")
     events = t.when(FishRemoveRobber(seat=0, tokens=(2,)))
-    assert events[1] == RobberLeftBoard(seat=0, reason="fish") and t.state.robber == NO_ONE
+    assert events[1] == RobberLeftBoard(seat=0, reason="fish")
+    assert t.state.robber == NO_ONE
 
 
 def test_fishermen_spend_steal_three_fish_draw_a_card_from_another_player_with_cards() -> None:
@@ -355,7 +373,8 @@ def test_fishermen_spend_steal_three_fish_draw_a_card_from_another_player_with_c
     t.rejects(FishSteal(seat=0, victim=0, tokens=(3,)), "fishermen.spend.steal")
     events = t.when(FishSteal(seat=0, victim=1, tokens=(3,)))
     assert events[1] == CardStolen(thief=0, victim=1, resource="wool", n=0)
-    assert t.hand(0) == {"wool": 1} and redact(t.state, events[1], 2).resource is None
+    assert t.hand(0) == {"wool": 1}
+    assert redact(t.state, events[1], 2).resource is None
 
 
 def test_fishermen_spend_bank_four_fish_take_a_resource_the_bank_has() -> None:
@@ -365,7 +384,8 @@ def test_fishermen_spend_bank_four_fish_take_a_resource_the_bank_has() -> None:
     t.rejects(FishTakeResource(seat=0, resource="ore", tokens=(2, 2)), "fishermen.spend.bank")
     t.rejects(FishTakeResource(seat=0, resource="grain", tokens=(3,)), "fishermen.spend.no_change")
     events = t.when(FishTakeResource(seat=0, resource="grain", tokens=(1, 3)))
-    assert events[1] == FishResourceTaken(seat=0, resource="grain") and t.hand(0) == {"grain": 1}
+    assert events[1] == FishResourceTaken(seat=0, resource="grain")
+    assert t.hand(0) == {"grain": 1}
 
 
 def test_fishermen_spend_road_five_fish_build_a_free_road_by_the_normal_rules() -> None:
@@ -378,7 +398,8 @@ def test_fishermen_spend_road_five_fish_build_a_free_road_by_the_normal_rules() 
     t.rejects(FishBuildRoad(seat=0, edge=far, tokens=(2, 3)), "base.build.road_connect")
     t.rejects(FishBuildRoad(seat=0, edge=edge, tokens=(2, 2)), "fishermen.spend.no_change")
     events = t.when(FishBuildRoad(seat=0, edge=edge, tokens=(2, 3)))
-    assert events[1] == RoadBuilt(seat=0, edge=edge, free=True) and t.hand(0) == {}
+    assert events[1] == RoadBuilt(seat=0, edge=edge, free=True)
+    assert t.hand(0) == {}
     for e in list(t.state.board.topo.land_edges)[:15]:
         t.state.players[0].roads.add(e)
     t.rejects(FishBuildRoad(seat=0, edge=edge, tokens=(2, 3)), "fishermen.spend.road")
@@ -401,7 +422,8 @@ def test_fishermen_spend_several_actions_in_one_turn_each_paid_separately() -> N
     give_fish(t, 0, 2, 2, 2, 2)
     for _ in range(2):
         t.when(FishTakeResource(seat=0, resource="brick", tokens=(2, 2)))
-    assert t.hand(0) == {"brick": 2} and fx(t).spent == [0, 0, 4, 0]
+    assert t.hand(0) == {"brick": 2}
+    assert fx(t).spent == [0, 0, 4, 0]
 
 
 # --- 6.5 the robber -------------------------------------------------------------------------
@@ -447,9 +469,11 @@ def test_fishermen_boot_reveal_shown_to_all_no_replacement_draw() -> None:
     t.turn_of(0, rolled=False)
     events = roll(t, 8, 0)
     boot = of(events, OldBootDrawn)
-    assert boot == [OldBootDrawn(seat=1, n=0)] and of(events, FishDrawn) == []
+    assert boot == [OldBootDrawn(seat=1, n=0)]
+    assert of(events, FishDrawn) == []
     assert all(redact(t.state, boot[0], s) == boot[0] for s in (0, 2, None))
-    assert fx(t).boot == 1 and view(t.state, 2).ext["fishermen"]["boot"] == 1
+    assert fx(t).boot == 1
+    assert view(t.state, 2).ext["fishermen"]["boot"] == 1
     assert sum(fx(t).supply) == 29
 
 
@@ -483,7 +507,8 @@ def test_fishermen_boot_target_the_holder_needs_one_more_and_passing_it_can_win(
     t = spender(seats=2)
     fx(t).boot = 0
     rules = t.state.rules
-    assert rules.win_target(t.state, 0) == 11 and rules.win_target(t.state, 1) == 10
+    assert rules.win_target(t.state, 0) == 11
+    assert rules.win_target(t.state, 1) == 10
     topo = t.state.board.topo
     spots = list(topo.land_vertices[::3])
     for v in spots[:5]:
@@ -491,7 +516,8 @@ def test_fishermen_boot_target_the_holder_needs_one_more_and_passing_it_can_win(
     for v in spots[5:10]:
         t.place(1, v, city=True)  # 10 VP: may take the boot
     events = t.when(PassOldBoot(seat=0, to=1))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 # --- 6.7 victory ----------------------------------------------------------------------------
@@ -524,7 +550,8 @@ def test_fishermen_win_target_a_seven_fish_victory_point_card_wins_at_once() -> 
     give_fish(t, 0, 3, 3, 1)
     t.script("devcard", "victory_point")
     events = t.when(FishTakeDevelopmentCard(seat=0, tokens=(1, 3, 3)))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 # --- hidden information ---------------------------------------------------------------------
@@ -540,10 +567,12 @@ def test_fishermen_tokens_production_the_fish_drawn_are_seen_only_by_the_drawer(
     for seat in (0, 2, None):
         assert redact(t.state, drawn, seat) == FishDrawn(seat=1, fish=None, n=0)
     own = view(t.state, 1).ext["fishermen"]
-    assert own["hand"] == {"1": 0, "2": 0, "3": 1} and own["tokens"][1] == 1
+    assert own["hand"] == {"1": 0, "2": 0, "3": 1}
+    assert own["tokens"][1] == 1
     for seat in (0, 2, None):
         seen = view(t.state, seat).ext["fishermen"]
-        assert seen["tokens"][1] == 1 and (seen["hand"] is None or seen["hand"]["3"] == 0)
+        assert seen["tokens"][1] == 1
+        assert (seen["hand"] is None or seen["hand"]["3"] == 0)
     other = [p for p in pending(t.state) if p.seat != 1]
     assert all("fish=" not in repr(o) or "tokens" in repr(o) for p in other for o in p.options)
 
@@ -565,5 +594,6 @@ def test_fishermen_prompts_offer_only_affordable_minimal_payments() -> None:
 def test_fishermen_a_full_turn_ends() -> None:
     t = spender()
     t.when(EndTurn(seat=0))
-    assert t.state.current == 1 and t.state.phase == ROLL
+    assert t.state.current == 1
+    assert t.state.phase == ROLL
     assert isinstance(roll(t, 6)[0], DiceRolled)
