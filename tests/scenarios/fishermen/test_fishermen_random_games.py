@@ -178,3 +178,19 @@ def test_a_thousand_fishermen_games_keep_every_invariant(chunk: int) -> None:
                  "RobberLeftBoard", "OldBootPassed", "FishDevelopmentCardTaken",
                  "FishResourceTaken", "CardStolen"):
         assert counts[kind] > 0, f"chunk {chunk} never saw {kind}"
+
+
+def test_a_fishermen_state_survives_a_snapshot_round_trip() -> None:
+    from services.rules.engine import snapshot
+
+    created, bots = game_setup(3)
+    state = initial_state(created)
+    dealer = SeededDealer(b"snap")
+    while state.turn < 60 and not state.finished:
+        prompt = next_prompt(state, pending(state))
+        bot = bots[prompt.seat]
+        for e in decide(state, bot.choose(view(state, prompt.seat), prompt), dealer):
+            evolve(state, e)
+    assert sum(map(sum, fish(state).hands)) > 0
+    again = snapshot.load(snapshot.dump(state), created)
+    assert again.to_dict() == state.to_dict()

@@ -5,6 +5,7 @@ may also come before the roll; the others come after it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, cast
 
 from events.commands import Command
@@ -103,18 +104,23 @@ def take_card(state: State, cmd: FishTakeDevelopmentCard, dealer: Dealer) -> lis
 # --- options --------------------------------------------------------------------------------
 
 
-def payments(hand: list[int], cost: int) -> list[tuple[int, ...]]:
+def payments(hand: list[int], cost: int) -> tuple[tuple[int, ...], ...]:
     """The ways to pay `cost` from a hand with no token to spare: every token counts (taking
     any one away falls short). Overpaying is legal, but these are all a seat needs."""
+    return _payments(hand[1], hand[2], hand[3], cost)
+
+
+@lru_cache(maxsize=4096)
+def _payments(ones: int, twos: int, threes: int, cost: int) -> tuple[tuple[int, ...], ...]:
     out = []
-    for a in range(hand[1] + 1):
-        for b in range(hand[2] + 1):
-            for c in range(hand[3] + 1):
+    for a in range(ones + 1):
+        for b in range(twos + 1):
+            for c in range(threes + 1):
                 total = a + 2 * b + 3 * c
                 smallest = 1 if a else 2 if b else 3
                 if total >= cost and total - smallest < cost:
                     out.append((1,) * a + (2,) * b + (3,) * c)
-    return out
+    return tuple(out)
 
 
 def options(state: State, seat: int, phase: str) -> list[Command]:
