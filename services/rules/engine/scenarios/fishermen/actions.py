@@ -131,7 +131,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
         return []
     out: list[Command] = []
 
-    def ways(action: FishAction) -> list[tuple[int, ...]]:
+    def ways(action: FishAction) -> tuple[tuple[int, ...], ...]:
         return payments(hand, price(state, seat, action))
 
     if state.robber != NO_ONE:
