@@ -194,3 +194,54 @@ def test_a_fishermen_state_survives_a_snapshot_round_trip() -> None:
     assert sum(map(sum, fish(state).hands)) > 0
     again = snapshot.load(snapshot.dump(state), created)
     assert again.to_dict() == state.to_dict()
+
+
+def accepted(state: State, command: Command) -> bool:
+    from services.rules.engine.rules import Rejected
+
+    try:
+        decide(state, command, SeededDealer(b"probe"))
+    except Rejected:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("i", [0, 1, 3, 7, 11])
+def test_fishermen_prompts_offer_only_commands_decide_accepts(i: int) -> None:
+    """Every option of every prompt is accepted; a fish action is offered whenever some
+    payment of it is accepted (probing each kind with every payment from the hand)."""
+    from events.fishermen import (
+        FishRemoveRobber,
+        FishTakeDevelopmentCard,
+        FishTakeResource,
+        PassOldBoot,
+    )
+    from services.rules.engine.scenarios.fishermen.actions import payments
+
+    created, bots = game_setup(i)
+    state = initial_state(created)
+    dealer = SeededDealer(created.game_id.encode())
+    step = 0
+    while not state.finished:
+        prompts = pending(state)
+        if step % 5 == 0 or state.phase == RETURN:
+            for prompt in prompts:
+                for option in prompt.options:
+                    assert accepted(state, option), f"{option!r} offered but refused"
+            seat = state.current
+            offered = {type(o) for p in prompts if p.seat == seat for o in p.options}
+            hand = fish(state).hands[seat]
+            ways = [t for cost in range(1, 8) for t in payments(hand, cost)]
+            probes: list[Command] = [FishRemoveRobber(seat=seat, tokens=t) for t in ways]
+            probes += [FishTakeResource(seat=seat, resource="ore", tokens=t) for t in ways]
+            probes += [FishTakeDevelopmentCard(seat=seat, tokens=t) for t in ways]
+            probes += [PassOldBoot(seat=seat, to=s) for s in range(state.n)]
+            for probe in probes:
+                if accepted(state, probe):
+                    assert type(probe) in offered, f"{probe!r} is legal but not offered"
+        prompt = next_prompt(state, prompts)
+        bot = bots[prompt.seat]
+        for e in decide(state, bot.choose(view(state, prompt.seat) if bot.needs_view else None,
+                                          prompt), dealer):
+            evolve(state, e)
+        step += 1
