@@ -59,12 +59,12 @@ def init(state: State, created: GameCreated) -> FishState:
 
 
 def drawing(state: State, sketch: Sketch) -> None:
-    """The grounds' numbers on their sea hexes, the lake's numbers, the boot's holder."""
+    """The grounds and their numbers on the sea, the lake, the boot at a building of its holder."""
     f = fish(state)
     for h, n, _ in f.waters.grounds:
         sketch.mark("hex", h, f"fish {n}")
     if f.waters.lake != NO_ONE:
-        sketch.mark("hex", f.waters.lake, "lake 2 3 11 12")
+        sketch.mark("hex", f.waters.lake, "lake")
     if f.boot != NO_ONE:
         for v in sorted(state.players[f.boot].settlements | state.players[f.boot].cities)[:1]:
             sketch.mark("vertex", v, "boot")
