@@ -38,8 +38,11 @@ def test_play_replay_and_audit_a_fishermen_game_through_redis(
     assert result["winner"] is not None or result.get("reason") == "turn_limit", result
     replayed = hexlog.run("replay", game, timeout=120)
     assert replayed.code == 0, replayed.err[-2000:]
-    assert "draws a fish token" in replayed.out
-    assert "fish" in replayed.out
+    assert "draws a fish token" in replayed.out  # a spectator sees that a token was drawn
+    assert "draws a token of" not in replayed.out  # … never its value
+    as_referee = hexlog.run("replay", game, "--as", "referee", timeout=120)
+    assert as_referee.code == 0, as_referee.err[-2000:]
+    assert "draws a token of" in as_referee.out
     audited = hexlog.run("audit", game, timeout=300)
     assert audited.code == 0, audited.out[-2000:]
     assert audited.out.splitlines()[-1].startswith("OK")
