@@ -573,6 +573,9 @@ def test_fishermen_tokens_production_the_fish_drawn_are_seen_only_by_the_drawer(
         seen = view(t.state, seat).ext["fishermen"]
         assert seen["tokens"][1] == 1
         assert (seen["hand"] is None or seen["hand"]["3"] == 0)
+    referee = view(t.state, None, referee=True).ext["fishermen"]
+    assert referee["hands"][1] == {"1": 0, "2": 0, "3": 1}
+    assert "hands" not in view(t.state, None).ext["fishermen"]
     other = [p for p in pending(t.state) if p.seat != 1]
     assert all("fish=" not in repr(o) or "tokens" in repr(o) for p in other for o in p.options)
 

@@ -43,7 +43,7 @@ from services.rules.engine.scenarios.fishermen.common import (
     fish,
 )
 from services.rules.engine.scenarios.fishermen.narration import NARRATION
-from services.rules.engine.scenarios.fishermen.views import redact_drawn, view_ext
+from services.rules.engine.scenarios.fishermen.views import redact_drawn, referee_ext, view_ext
 from services.rules.engine.scenarios.fishermen.waters import keep_lake_inland, lay_grounds, waters
 from services.rules.engine.state import NO_ONE, Rules, State
 from services.rules.engine.variants.catan_for_two.common import TOKENS_KEY
@@ -95,6 +95,7 @@ class Fishermen(Module[State, None]):
         rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)
         rules.ext(EXT, init, FishState.copy, FishState.dump, FishState.load)
         rules.view_ext[EXT] = view_ext
+        rules.referee_ext[EXT] = referee_ext
         tokens.install(rules)
         actions.install(rules)
         boot.install(rules)

@@ -47,3 +47,8 @@ def redact_drawn(e: FishDrawn, seat: int | None) -> Event:
     if seat == e.seat:
         return e
     return FishDrawn(seat=e.seat, fish=None, n=e.n)
+
+
+def referee_ext(state: State) -> dict[str, Any]:
+    """The referee sees the values of every hand's tokens."""
+    return {"hands": [{str(k): h[k] for k in (1, 2, 3)} for h in fish(state).hands]}
