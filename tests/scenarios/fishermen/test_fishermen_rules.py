@@ -576,8 +576,21 @@ def test_fishermen_tokens_production_the_fish_drawn_are_seen_only_by_the_drawer(
     referee = view(t.state, None, referee=True).ext["fishermen"]
     assert referee["hands"][1] == {"1": 0, "2": 0, "3": 1}
     assert "hands" not in view(t.state, None).ext["fishermen"]
-    other = [p for p in pending(t.state) if p.seat != 1]
-    assert all("fish=" not in repr(o) or "tokens" in repr(o) for p in other for o in p.options)
+
+
+def test_fishermen_tokens_hand_limit_each_seat_is_prompted_with_its_own_tokens_only() -> None:
+    t = table()
+    _, (a, b, _) = ground(t, 9)
+    t.place(0, a)
+    t.place(1, b)
+    give_fish(t, 0, 1, 1, 1, 1, 1, 1, 1)
+    give_fish(t, 1, 3, 3, 3, 3, 3, 3, 3)
+    t.turn_of(2, rolled=False)
+    roll(t, 9, 2, 2)
+    prompts = {p.seat: p for p in pending(t.state)}
+    assert set(prompts) == {0, 1}
+    assert {o.tokens for o in prompts[0].options} == {(1,), (2,)}
+    assert {o.tokens for o in prompts[1].options} == {(2,), (3,)}
 
 
 def test_fishermen_prompts_offer_only_affordable_minimal_payments() -> None:
