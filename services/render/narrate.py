@@ -143,9 +143,9 @@ def cards(bundle: Mapping[Any, int] | None) -> str:
 def _created(e: GameCreated, ctx: Context) -> str:
     modules = ", ".join(m.name + (f" {m.params}" if m.params else "") for m in e.modules)
     seats = ", ".join(ctx.who(s) for s in range(e.seats))
-    robber = f"({e.robber[0]},{e.robber[1]})" if e.robber else "off the board"
+    robber = f"at ({e.robber[0]},{e.robber[1]})" if e.robber else "off the board"
     return (f"Game {e.game_id} created: {e.ruleset}{' + ' + modules if modules else ''}; "
-            f"seats {seats}; robber at {robber}; seed commitment {e.seed_sha256[:16]}…")
+            f"seats {seats}; robber {robber}; seed commitment {e.seed_sha256[:16]}…")
 
 
 @narrates(SettlementBuilt)

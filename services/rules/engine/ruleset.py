@@ -119,6 +119,9 @@ class Ruleset(Generic[ST]):
     ext_to_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     ext_from_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     view_ext: dict[str, Callable[[ST, int | None], Any]] = field(default_factory=dict)
+    # What the referee's view adds to a module's `view_ext` entry: the secrets the module keeps
+    # in its own state (the values of every hand's tokens), which `view_ext` shows no one else.
+    referee_ext: dict[str, Callable[[ST], dict[str, Any]]] = field(default_factory=dict)
     costs: dict[str, tuple[int, ...]] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
     base_target: int = 10

@@ -63,6 +63,9 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
     ext: dict[str, Any] = {
         name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
     }
+    if referee:
+        for name, secrets in state.rules.referee_ext.items():
+            ext[name] = {**ext.get(name, {}), **secrets(state)}
     if vocab.width > BASE_WIDTH:  # module resources (oil): beside the base bundles
         ext[RESOURCES] = {
             "bank": vocab.extra(state.bank),

@@ -9,6 +9,9 @@ from services.rules.engine.state import MAIN, NO_ONE, State
 
 EXT = "catan-for-two"
 SETUP_KEY = "catan-for-two.neutrals"
+# GameCreated.setup: [0] when a scenario replaces the trade tokens (the Fishermen's fish,
+# docs/rules/combinations.md §13.3); absent, the 20 tokens are in play.
+TOKENS_KEY = "catan-for-two.trade_tokens"
 NEUTRAL = "catan_for_two.neutral"  # phase: the active seat builds the owed neutral piece
 GIVE_BACK = "catan_for_two.give_back"  # phase: the forced trade's 2 cards go back
 # Rule 1 (DECISION): one start settlement per neutral, point-symmetric, off the centre hex.
@@ -34,6 +37,7 @@ register({
     "catan_for_two.robber.at_desert": "Catan for Two: the robber action moves the robber to the desert (no steal); not when it is already there.",
     "catan_for_two.knight.once_per_turn": "Catan for Two: once per turn a face-up knight may be discarded for 2 trade tokens.",
     "catan_for_two.knight.none_face_up": "Catan for Two: only a knight already played (face up) can be discarded.",
+    "catan_for_two.token.not_used": "Catan for Two: when a scenario replaces the trade tokens, no tokens are in play: no gains, no token actions, no knight discard.",
     "catan_for_two.token.gain": "Catan for Two: a settlement next to the desert gains 2 tokens, on the coast 1, both 3 (set-up too); an empty supply gives nothing.",
 })
 
@@ -44,9 +48,10 @@ class TwoState:
     __slots__ = ("tokens", "supply", "step", "first", "action_used", "knight_used", "due",
                  "resume", "victim", "trades")
 
-    def __init__(self, seats: int) -> None:
-        self.tokens = [TOKENS_START] * seats
-        self.supply = TOKENS_TOTAL - TOKENS_START * seats
+    def __init__(self, seats: int, in_play: bool = True) -> None:
+        start = TOKENS_START if in_play else 0
+        self.tokens = [start] * seats
+        self.supply = TOKENS_TOTAL - start * seats if in_play else 0
         self.step = 0  # rolls resolved this turn (0, 1, 2)
         self.first = 0  # the first roll's total
         self.action_used = False
@@ -55,6 +60,11 @@ class TwoState:
         self.resume = MAIN  # the phase after the neutral piece
         self.victim = NO_ONE  # forced trade in progress: who gets the cards back
         self.trades = 0  # forced trades so far (chance index)
+
+    @property
+    def in_play(self) -> bool:
+        """Whether trade tokens are used (20 of them always exist unless none were dealt)."""
+        return self.supply > 0 or any(self.tokens)
 
     def copy(self) -> TwoState:
         t = TwoState.__new__(TwoState)

@@ -44,6 +44,7 @@ from services.rules.engine.variants.catan_for_two.common import (
     NEUTRAL,
     NEUTRAL_STARTS,
     SETUP_KEY,
+    TOKENS_KEY,
     TwoState,
     neutrals,
     opponent,
@@ -62,7 +63,7 @@ def init(state: State, created: GameCreated) -> TwoState:
         state.vertex_owner[v] = owner
         state.vertex_level[v] = SETTLEMENT
         state.players[owner].settlements.add(v)
-    return TwoState(state.n)
+    return TwoState(state.n, in_play=created.setup.get(TOKENS_KEY, [1]) != [0])
 
 
 def start_vertices(board: Board) -> list[int]:

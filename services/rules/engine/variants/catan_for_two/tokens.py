@@ -64,6 +64,8 @@ def gaining(previous: Handler[State]) -> Handler[State]:
 
 
 def knight_problem(state: State, seat: int) -> Rejected | None:
+    if not two(state).in_play:
+        return reject("catan_for_two.token.not_used", "no trade tokens are in play")
     if two(state).knight_used:
         return reject("catan_for_two.knight.once_per_turn", "you discarded a knight this turn")
     if state.players[seat].knights <= 0:
@@ -110,6 +112,8 @@ def price(state: State, seat: int) -> int:
 
 def action_problem(state: State, seat: int) -> Rejected | None:
     t = two(state)
+    if not t.in_play:
+        return reject("catan_for_two.token.not_used", "no trade tokens are in play")
     if t.action_used:
         return reject("catan_for_two.token.once_per_turn", "you took a token action this turn")
     cost = price(state, seat)

@@ -1,0 +1,106 @@
+"""Scenario: The Fishermen of Catan (docs/rules/fishermen.md §6).
+
+A lake in the desert's place and six fishing grounds on the frame bring fish tokens, which buy
+small favours (the robber off the board, a steal, a resource, a road, a development card); the
+old boot among them raises its holder's target by one.
+
+Design notes:
+- The board: the map `fishermen` (maps/) lays the lake like the desert (no token, numbers
+  2, 3, 11, 12 from `terrain_numbers`, robber off the board); `create` keeps the lake inland
+  and shuffles the grounds' numbers (waters.py), recorded in `GameCreated`.
+- Fish live in `state.ext["fishermen"]` (`FishState`): counts by kind (boot, 1, 2, 3) in the
+  supply, the spent pile and each hand. A draw is the chance point `fish:<n>` weighted by the
+  supply; no order exists anywhere, so none can leak. Token values in a hand are private
+  (views.py); spent tokens and the boot are public.
+- Hooks: `resolve_number` is wrapped (fish after a number's resources; Event Cards' Robber
+  Flees first), `PlaceSettlement` (set-up fishing), `win_target` (+1 for the boot), the robber
+  stage (a robber with no legal hex leaves the board), `extra_options` (fish actions, the boot).
+- Combinations are read when a command is decided (Event Cards' card in `state.ext`, Catan for
+  Two's presence in `rules.init_ext`), so the order of `--variant` flags never matters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.events import GameCreated
+from events.fishermen import FishDrawn
+from services.rules.engine.chance import Dealer
+from services.rules.engine.mapdata import load_map
+from services.rules.engine.narration import Sketch
+from services.rules.engine.ruleset import Module
+from services.rules.engine.scenarios.fishermen import actions, boot, robber, tokens
+from services.rules.engine.scenarios.fishermen.advice import ADVICE
+from services.rules.engine.scenarios.fishermen.common import (
+    CATAN_FOR_TWO,
+    EXT,
+    LAKE,
+    MAP,
+    NAME,
+    NO_FISH,
+    TWO_PLAYER_START,
+    FishState,
+    fish,
+)
+from services.rules.engine.scenarios.fishermen.narration import NARRATION
+from services.rules.engine.scenarios.fishermen.views import redact_drawn, referee_ext, view_ext
+from services.rules.engine.scenarios.fishermen.waters import keep_lake_inland, lay_grounds, waters
+from services.rules.engine.state import NO_ONE, Rules, State
+from services.rules.engine.variants.catan_for_two.common import TOKENS_KEY
+
+MAPS = __name__ + ".maps"
+
+__all__ = ["EXT", "MODULE", "FishState", "fish"]
+
+
+def init(state: State, created: GameCreated) -> FishState:
+    two_player = any(spec.name == CATAN_FOR_TWO for spec in created.modules)
+    return FishState(waters(state, created), state.n, TWO_PLAYER_START if two_player else NO_FISH)
+
+
+def drawing(state: State, sketch: Sketch) -> None:
+    """The grounds and their numbers on the sea, the lake, the boot at a building of its holder."""
+    f = fish(state)
+    for h, n, _ in f.waters.grounds:
+        sketch.mark("hex", h, f"fish {n}")
+    if f.waters.lake != NO_ONE:
+        sketch.mark("hex", f.waters.lake, "lake")
+    if f.boot != NO_ONE:
+        for v in sorted(state.players[f.boot].settlements | state.players[f.boot].cities)[:1]:
+            sketch.mark("vertex", v, "boot")
+
+
+class Fishermen(Module[State, None]):
+    name = NAME
+    kind = "scenario"
+    description = ("The Fishermen of Catan: a lake and six fishing grounds bring fish tokens "
+                   "that buy small favours; the old boot raises its holder's target by one.")
+    seats = (2, 3, 4)
+    map = MAP
+    maps = MAPS
+    advice = ADVICE
+    narration = NARRATION
+    drawing = staticmethod(drawing)
+
+    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+        m = load_map(created["map"], (MAPS,)) if created["map"] == MAP else None
+        if m is None:
+            return
+        keep_lake_inland(created, m, dealer)
+        lay_grounds(created, m, dealer)
+        if any(spec.name == CATAN_FOR_TWO for spec in created["modules"]):
+            created["setup"][TOKENS_KEY] = [0]  # fish replace the trade tokens (§6.8)
+
+    def install(self, rules: Rules, params: Any) -> None:
+        rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)
+        rules.ext(EXT, init, FishState.copy, FishState.dump, FishState.load)
+        rules.view_ext[EXT] = view_ext
+        rules.referee_ext[EXT] = referee_ext
+        tokens.install(rules)
+        actions.install(rules)
+        boot.install(rules)
+        robber.install(rules)
+        rules.redactors[FishDrawn] = redact_drawn
+
+
+MODULE = Fishermen()

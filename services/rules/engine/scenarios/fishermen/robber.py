@@ -1,0 +1,96 @@
+"""The robber of the Fishermen (docs/rules/fishermen.md §6.5, §6.8): it starts off the board
+(the map says `robber = "none"`) and the base lets an off-board robber enter on any land hex
+at the next 7 or Knight. It leaves the board when bought away with fish, when Event Cards'
+Robber Flees is drawn, and when it has no legal hex (Friendly Robber protecting everyone).
+
+Both combinations are looked up when a command is decided, so the order the modules were
+listed in does not matter: Robber Flees by the card Event Cards is resolving (its state is in
+`state.ext`), "no legal hex" by asking the `robber_hexes` hook whatever wrapped it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.commands import MoveRobber
+from events.events import Event
+from events.fishermen import LeaveRobberOff, RobberLeftBoard
+from events.prompts import Prompt
+from services.rules.engine.base.common import require_current
+from services.rules.engine.chance import Dealer
+from services.rules.engine.rules import reject
+from services.rules.engine.ruleset import Handler
+from services.rules.engine.state import MAIN, NO_ONE, ROBBER, ROLL, Rules, State
+from services.rules.engine.variants.event_cards_deck import DECK
+from services.rules.engine.variants.event_cards_deck import NAME as EVENT_CARDS
+
+
+def no_legal_hex(state: State, seat: int) -> bool:
+    """Whether the robber has nowhere to go: no hex at all, or only the one it stands on
+    (Friendly Robber's fallback on a map without a desert)."""
+    return all(h == state.robber for h in state.rules.robber_hexes(state, seat))
+
+
+def leave_off(state: State, cmd: LeaveRobberOff, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    if not no_legal_hex(state, cmd.seat):
+        raise reject("fishermen.friendly_robber.offboard", "the robber has a hex to go to")
+    return [RobberLeftBoard(seat=cmd.seat, reason="no_legal_hex")]
+
+
+def guarded_move(previous: Handler[State]) -> Handler[State]:
+    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+        if no_legal_hex(state, cmd.seat) and cmd.seat == state.current:
+            raise reject("fishermen.friendly_robber.offboard",
+                         "the robber has no legal hex: it leaves the board")
+        return previous(state, cmd, dealer)
+
+    return handler
+
+
+def offboard_prompt(previous: Any) -> Any:
+    def prompt(state: State) -> list[Prompt]:
+        seat = state.current
+        if no_legal_hex(state, seat):
+            leave = LeaveRobberOff(seat=seat)
+            return [Prompt(seat=seat, stage=ROBBER, options=[leave], default=leave)]
+        prompts: list[Prompt] = previous(state)
+        return prompts
+
+    return prompt
+
+
+def robber_flees(previous: Any) -> Any:
+    """Wrap `resolve_number`: with Event Cards, the Robber Flees card being resolved takes the
+    robber off the board before its number produces (so a lake it left yields fish)."""
+
+    def resolve(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
+        cards = state.ext.get(EVENT_CARDS)
+        if cards is None or state.robber == NO_ONE or DECK.kinds[cards.card][1] != "robber_flees":
+            out: list[Event] = previous(state, seat, total, dealer)
+            return out
+        fled = RobberLeftBoard(seat=None, reason="robber_flees")
+        scratch = state.copy()
+        evolve_left(scratch, fled)
+        return [fled, *previous(scratch, seat, total, dealer)]
+
+    return resolve
+
+
+def evolve_left(state: State, e: RobberLeftBoard) -> None:
+    state.robber = NO_ONE
+    if e.reason != "no_legal_hex":
+        return
+    # In place of a robber move: the 7 or the Knight goes on as after one.
+    if state.robber_from == "seven":
+        state.rules.roll_resolved(state)
+    else:
+        state.phase = MAIN if state.rolled else ROLL
+
+
+def install(rules: Rules) -> None:
+    rules.handle(LeaveRobberOff, leave_off)
+    rules.allow(ROBBER, LeaveRobberOff)
+    rules.handlers[MoveRobber] = guarded_move(rules.handlers[MoveRobber])
+    rules.prompters[ROBBER] = offboard_prompt(rules.prompters[ROBBER])
+    rules.resolve_number = robber_flees(rules.resolve_number)
+    rules.evolve_with(RobberLeftBoard, evolve_left)
