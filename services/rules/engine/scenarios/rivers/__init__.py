@@ -1,0 +1,159 @@
+"""Scenario: The Rivers of Catan (docs/rules/rivers.md §7). 2-4 seats, 10 VP.
+
+Two rivers run from the inland mountains to swamps on the coast. Roads and settlements along
+them, and bridges across them, earn gold; gold buys resources; the sole richest player holds
+the Wealthiest Settler (+1 VP) and every poorest player a Poor Settler (-2 VP).
+
+Design notes:
+- The map (`maps/rivers.toml`) keeps the seven river hexes (one terrain pool per kind, so the
+  shuffle leaves them in place) and shuffles the twelve others; its token walk skips the
+  swamps. `create` puts the 2 on the hex that received the 12 (`numbers:extra` in the set-up,
+  read by the board), so that hex produces on both numbers.
+- Swamps are a desert-like terrain (`vocab.add_terrain(desert=True)`): whatever a variant
+  does with "the desert" it does with the swamps (Friendly Robber's fallback, Robber Flees,
+  Catan for Two's robber action and trade tokens) — the combinations of §7.7.
+- Bridges (bridges.py) and gold (gold.py) are this module's own commands; gold and the
+  Settlers are public, so nothing is redacted (chance-and-hidden-information.md §14.7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.events import CityBuilt, RoadBuilt, SettlementBuilt, TurnEnded
+from events.rivers import (
+    BridgeBuilt,
+    BuildBridge,
+    BuildNeutralBridge,
+    BuyWithGold,
+    GoldEarned,
+    GoldSpent,
+    NeutralBridgeBuilt,
+    NeutralBridgeRequired,
+    ResourcesSoldForGold,
+    SellForGold,
+)
+from services.rules.engine import layout
+from services.rules.engine.base.scoring import derive_longest_road
+from services.rules.engine.chance import Dealer
+from services.rules.engine.narration import Sketch
+from services.rules.engine.ruleset import Module
+from services.rules.engine.scenarios.rivers import bridges, gold
+from services.rules.engine.scenarios.rivers.advice import ADVICE
+from services.rules.engine.scenarios.rivers.common import (
+    BRIDGE,
+    BRIDGE_COST,
+    BRIDGES_PER_SEAT,
+    EXT,
+    JOINED_TOKEN,
+    JOINING_TOKEN,
+    NAME,
+    NEUTRAL_BRIDGE,
+    SWAMP,
+    RiversState,
+    places,
+    poor,
+    rivers,
+    wealthiest,
+)
+from services.rules.engine.scenarios.rivers.narration import NARRATION
+from services.rules.engine.state import MAIN, Rules, State
+from services.rules.engine.vocab import PieceKind
+
+__all__ = ["EXT", "MODULE", "NEUTRAL_BRIDGE", "RiversState"]
+
+
+def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+    """Everything here is public: gold, the Settlers, bridges and the bridge sites."""
+    r = rivers(state)
+    return {
+        "gold": list(r.gold),
+        "wealthiest": wealthiest(r.gold),
+        "poor": poor(r.gold),
+        "bought_this_turn": r.bought,
+        "bridges": {p.seat: sorted(p.pieces.get(BRIDGE, ())) for p in state.players},
+        "bridge_sites": sorted(places(state).bridge_sites),
+        "neutral_bridge_owed": r.owed,
+    }
+
+
+def drawing(state: State, sketch: Sketch) -> None:
+    """Bridge sites (a bridge shows its owner), the hex producing on two numbers, the gold."""
+    for e in sorted(places(state).bridge_sites):
+        owner = state.edge_owner[e]
+        sketch.mark("edge", e, f"bridge {state.names[owner] if owner < state.n else owner}"
+                    if owner >= 0 else "bridge site")
+    board = state.board
+    for h, numbers in enumerate(board.hex_numbers):
+        if len(numbers) > 1:
+            sketch.mark("hex", h, "+".join(str(n) for n in numbers))
+    r = rivers(state)
+    for seat in range(state.n):
+        home = min(state.players[seat].settlements | state.players[seat].cities, default=-1)
+        if home >= 0:
+            sketch.mark("vertex", home, f"{r.gold[seat]} gold")
+
+
+def init(state: State, created: Any) -> RiversState:
+    return RiversState(state.n)
+
+
+class Rivers(Module[State, None]):
+    name = NAME
+    kind = "scenario"
+    description = ("The Rivers of Catan: bridges across two rivers, gold for building along "
+                   "them, the Wealthiest (+1) and Poor (-2) Settlers.")
+    seats = (2, 3, 4)
+    map = "rivers"
+    maps = "services.rules.engine.scenarios.rivers.maps"
+    conflicts: dict[str, str] = {}
+    advice = ADVICE
+    narration = NARRATION
+
+    def __init__(self) -> None:
+        self.drawing = drawing  # an instance attribute: a plain function, not a method
+
+    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+        """The 2 joins the hex that received the 12 (rivers.board.tokens)."""
+        laid = [(t.q, t.r, t.number) for t in created["tiles"]]
+        twelve = next(((q, r) for q, r, n in laid if n == JOINED_TOKEN), None)
+        if twelve is not None:
+            created["setup"][layout.EXTRA_NUMBERS] = [*twelve, JOINING_TOKEN]
+
+    def install(self, rules: Rules, params: Any) -> None:
+        vocab = rules.vocab
+        vocab.add_terrain(SWAMP, desert=True)
+        vocab.add_piece(PieceKind(BRIDGE, "edge", BRIDGES_PER_SEAT, route=True))
+        rules.costs[BRIDGE] = BRIDGE_COST
+        rules.ext(EXT, init, RiversState.copy, RiversState.dump, RiversState.load)
+        rules.view_ext[EXT] = view_ext
+        # Bridge sites and bridges (§7.3).
+        rules.road_blocked.append(bridges.road_on_bridge_site)
+        two_player = any(spec.name == "catan-for-two" for spec in rules.modules)
+        rules.handle(BuildBridge, bridges.build_bridge_owing if two_player else bridges.build_bridge)
+        rules.allow(MAIN, BuildBridge)
+        rules.phase_refusal.append(bridges.bridge_not_free)
+        rules.extra_options.append(bridges.bridge_options)
+        rules.evolve_with(BridgeBuilt, bridges.evolve_bridge)
+        rules.derive((BridgeBuilt, NeutralBridgeBuilt), derive_longest_road)
+        if two_player:
+            rules.handle(BuildNeutralBridge, bridges.build_neutral_bridge)
+            rules.allow(NEUTRAL_BRIDGE, BuildNeutralBridge)
+            rules.prompters[NEUTRAL_BRIDGE] = bridges.prompt_neutral_bridge
+            rules.evolve_with(NeutralBridgeRequired, bridges.evolve_required)
+            rules.evolve_with(NeutralBridgeBuilt, bridges.evolve_neutral_bridge)
+        # Gold (§7.4) and the Settlers (§7.5).
+        rules.derive((RoadBuilt, SettlementBuilt, CityBuilt, BridgeBuilt), gold.derive_gold)
+        rules.evolve_with(GoldEarned, gold.evolve_earned)
+        rules.handle(BuyWithGold, gold.buy)
+        rules.handle(SellForGold, gold.sell)
+        rules.allow(MAIN, BuyWithGold, SellForGold)
+        rules.extra_options.append(gold.gold_options)
+        rules.evolve_with(GoldSpent, gold.evolve_spent)
+        rules.evolve_with(ResourcesSoldForGold, gold.evolve_sold)
+        rules.evolvers[TurnEnded] = gold.new_turn(rules.evolvers[TurnEnded])
+        rules.vp_bonus.append(gold.settlers_vp)
+        rules.vp_events.update((GoldEarned, GoldSpent, BridgeBuilt, NeutralBridgeBuilt))
+
+
+MODULE = Rivers()
