@@ -78,20 +78,14 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def drawing(state: State, sketch: Sketch) -> None:
-    """Bridge sites (a bridge shows its owner), the hex producing on two numbers, the gold."""
+    """Bridge sites ("~", or "B" and the owner's seat once bridged) and the hex producing on
+    two numbers ("12+2")."""
     for e in sorted(places(state).bridge_sites):
         owner = state.edge_owner[e]
-        sketch.mark("edge", e, f"bridge {state.names[owner] if owner < state.n else owner}"
-                    if owner >= 0 else "bridge site")
-    board = state.board
-    for h, numbers in enumerate(board.hex_numbers):
+        sketch.mark("edge", e, "~" if owner < 0 else f"B{owner}")
+    for h, numbers in enumerate(state.board.hex_numbers):
         if len(numbers) > 1:
             sketch.mark("hex", h, "+".join(str(n) for n in numbers))
-    r = rivers(state)
-    for seat in range(state.n):
-        home = min(state.players[seat].settlements | state.players[seat].cities, default=-1)
-        if home >= 0:
-            sketch.mark("vertex", home, f"{r.gold[seat]} gold")
 
 
 def init(state: State, created: Any) -> RiversState:
