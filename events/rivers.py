@@ -3,7 +3,9 @@
 
 Gold is public (docs/rules/chance-and-hidden-information.md §14.7): nothing here is redacted.
 Gold is no resource card, so it never travels in a base event's bundle: it moves only with
-`GoldEarned` and `GoldSpent`.
+`GoldEarned`, `GoldSpent` and `GoldTradeCompleted`. A trade with gold between two players
+is this module's own offer (`OfferGoldTrade`, answered by the seat it is made to), public
+like the base game's trades.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Literal
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
-from events.types import Resource
+from events.types import Bundle, Resource
 
 GoldReason = Literal["road", "settlement", "bridge", "sale"]
 NeutralBridgePiece = Literal["bridge", "road"]
@@ -44,6 +46,25 @@ class BuildNeutralBridge(Command, frozen=True, kw_only=True):
 
     neutral: int
     edge: int
+
+
+class OfferGoldTrade(Command, frozen=True, kw_only=True):
+    """The active seat offers `give` cards and `give_gold` gold to `partner` for `get` cards
+    and `get_gold` gold; gold on one side at least (without gold it is a base trade)."""
+
+    partner: int
+    give: Bundle = {}
+    get: Bundle = {}
+    give_gold: int = 0
+    get_gold: int = 0
+
+
+class AcceptGoldTrade(Command, frozen=True, kw_only=True):
+    """The seat the gold offer is made to takes it."""
+
+
+class DeclineGoldTrade(Command, frozen=True, kw_only=True):
+    """The seat the gold offer is made to turns it down."""
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -92,6 +113,31 @@ class NeutralBridgeBuilt(Event, frozen=True, kw_only=True):
     seat: int  # who built it
     neutral: int
     edge: int
+
+
+class GoldTradeOffered(Event, frozen=True, kw_only=True):
+    seat: int
+    partner: int
+    give: Bundle
+    get: Bundle
+    give_gold: int
+    get_gold: int
+
+
+class GoldTradeCompleted(Event, frozen=True, kw_only=True):
+    """The offer taken: cards and gold change hands as offered."""
+
+    seat: int
+    partner: int
+    give: Bundle
+    get: Bundle
+    give_gold: int
+    get_gold: int
+
+
+class GoldTradeDeclined(Event, frozen=True, kw_only=True):
+    seat: int  # the proposer
+    partner: int
 
 
 register_module(__name__, Command, Event)

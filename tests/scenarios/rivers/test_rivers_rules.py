@@ -41,11 +41,16 @@ from events.events import (
     ResourcesProduced,
 )
 from events.rivers import (
+    AcceptGoldTrade,
     BridgeBuilt,
     BuildBridge,
     BuyWithGold,
+    DeclineGoldTrade,
     GoldEarned,
     GoldSpent,
+    GoldTradeCompleted,
+    GoldTradeDeclined,
+    OfferGoldTrade,
     ResourcesSoldForGold,
     SellForGold,
 )
@@ -479,3 +484,45 @@ def test_rivers_board_layout_names_river_hexes(seed: bytes) -> None:
     b = board_of(seed)
     assert {format_hex(h) for h in RIVER_HEXES} <= {b.hex_name(i) for i in b.topo.land_hexes}
     assert NO_ONE == -1
+
+
+# --- gold between players ---------------------------------------------------------------------
+
+
+def test_rivers_gold_domestic_gold_for_cards_offered_and_accepted() -> None:
+    t = table()
+    gold(t).gold[:] = [5, 0, 1]
+    t.give(1, ore=2)
+    t.when(OfferGoldTrade(seat=0, partner=1, give_gold=3, get={"ore": 2}))
+    assert t.state.phase == "rivers.gold_offer"
+    prompt = pending(t.state)[0]
+    assert prompt.seat == 1
+    assert set(prompt.options) == {AcceptGoldTrade(seat=1), DeclineGoldTrade(seat=1)}
+    t.rejects(AcceptGoldTrade(seat=2), "rivers.gold.domestic")
+    events = t.when(AcceptGoldTrade(seat=1))
+    assert isinstance(events[0], GoldTradeCompleted)
+    assert gold(t).gold == [2, 3, 1]
+    assert t.hand(0) == {"ore": 2} and t.hand(1) == {}
+    assert t.state.phase == "main"
+    # The Settlers follow: 2, 3, 1 -> seat 1 is the wealthiest, seat 2 poor.
+    assert [public_vp(t.state, s) for s in range(3)] == [0, 1, -2]
+
+
+def test_rivers_gold_domestic_cards_for_gold_declined_and_refusals() -> None:
+    t = table()
+    gold(t).gold[:] = [0, 4, 0]
+    t.give(0, wool=1)
+    t.rejects(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get={"ore": 1}),
+              "rivers.gold.domestic")  # no gold: an ordinary trade
+    t.rejects(OfferGoldTrade(seat=0, partner=1, give_gold=1, get_gold=1, get={"ore": 1}),
+              "rivers.gold.domestic")
+    t.rejects(OfferGoldTrade(seat=0, partner=1, give_gold=1, get={"ore": 1}), "rivers.gold.domestic")
+    t.rejects(OfferGoldTrade(seat=0, partner=0, give={"wool": 1}, get_gold=1), "rivers.gold.domestic")
+    t.rejects(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get_gold=-1), "rivers.gold.domestic")
+    t.rejects(AcceptGoldTrade(seat=1), "rivers.gold.domestic")
+    t.when(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get_gold=5))
+    assert pending(t.state)[0].options == [DeclineGoldTrade(seat=1)]  # seat 1 has only 4
+    t.rejects(AcceptGoldTrade(seat=1), "rivers.gold.domestic")
+    events = t.when(DeclineGoldTrade(seat=1))
+    assert events == [GoldTradeDeclined(seat=0, partner=1)]
+    assert t.state.phase == "main" and gold(t).gold == [0, 4, 0] and t.hand(0) == {"wool": 1}

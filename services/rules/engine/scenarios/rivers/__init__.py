@@ -20,16 +20,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from events.events import CityBuilt, RoadBuilt, SettlementBuilt, TurnEnded
 from events.rivers import (
+    AcceptGoldTrade,
     BridgeBuilt,
     BuildBridge,
     BuildNeutralBridge,
     BuyWithGold,
+    DeclineGoldTrade,
     GoldEarned,
     GoldSpent,
+    GoldTradeCompleted,
+    GoldTradeDeclined,
+    GoldTradeOffered,
     NeutralBridgeBuilt,
     NeutralBridgeRequired,
+    OfferGoldTrade,
     ResourcesSoldForGold,
     SellForGold,
 )
@@ -38,13 +46,14 @@ from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.chance import Dealer
 from services.rules.engine.narration import Sketch
 from services.rules.engine.ruleset import Module
-from services.rules.engine.scenarios.rivers import bridges, gold
+from services.rules.engine.scenarios.rivers import bridges, gold, trade
 from services.rules.engine.scenarios.rivers.advice import ADVICE
 from services.rules.engine.scenarios.rivers.common import (
     BRIDGE,
     BRIDGE_COST,
     BRIDGES_PER_SEAT,
     EXT,
+    GOLD_OFFER,
     JOINED_TOKEN,
     JOINING_TOKEN,
     NAME,
@@ -71,6 +80,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "wealthiest": wealthiest(r.gold),
         "poor": poor(r.gold),
         "bought_this_turn": r.bought,
+        "gold_offer": None if r.offer is None else msgspec.to_builtins(r.offer),
         "bridges": {p.seat: sorted(p.pieces.get(BRIDGE, ())) for p in state.players},
         "bridge_sites": sorted(places(state).bridge_sites),
         "neutral_bridge_owed": r.owed,
@@ -146,8 +156,19 @@ class Rivers(Module[State, None]):
         rules.evolve_with(GoldSpent, gold.evolve_spent)
         rules.evolve_with(ResourcesSoldForGold, gold.evolve_sold)
         rules.evolvers[TurnEnded] = gold.new_turn(rules.evolvers[TurnEnded])
+        rules.handle(OfferGoldTrade, trade.offer)
+        rules.handle(AcceptGoldTrade, trade.accept)
+        rules.handle(DeclineGoldTrade, trade.decline)
+        rules.allow(MAIN, OfferGoldTrade)
+        rules.allow(GOLD_OFFER, AcceptGoldTrade, DeclineGoldTrade)
+        rules.phase_refusal.append(trade.no_offer)
+        rules.prompters[GOLD_OFFER] = trade.prompt_offer
+        rules.evolve_with(GoldTradeOffered, trade.evolve_offered)
+        rules.evolve_with(GoldTradeCompleted, trade.evolve_completed)
+        rules.evolve_with(GoldTradeDeclined, trade.evolve_declined)
         rules.vp_bonus.append(gold.settlers_vp)
-        rules.vp_events.update((GoldEarned, GoldSpent, BridgeBuilt, NeutralBridgeBuilt))
+        rules.vp_events.update((GoldEarned, GoldSpent, GoldTradeCompleted, BridgeBuilt,
+                                NeutralBridgeBuilt))
 
 
 MODULE = Rivers()

@@ -6,6 +6,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import msgspec
+
+from events.rivers import GoldTradeOffered
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.rules import register
@@ -14,6 +17,7 @@ from services.rules.engine.state import MAIN, State
 NAME = "rivers"
 EXT = "rivers"
 NEUTRAL_BRIDGE = "rivers.neutral_bridge"  # phase: the neutral bridge owed (Catan for Two)
+GOLD_OFFER = "rivers.gold_offer"  # phase: a trade with gold waits for its answer
 SWAMP = "swamp"
 BRIDGE = "bridge"
 BRIDGES_PER_SEAT = 3
@@ -48,6 +52,7 @@ register({
     "rivers.gold.bridge": "Rivers: a bridge earns 3 gold.",
     "rivers.gold.buy": "Rivers: 2 gold buy 1 resource from the bank, at most twice per turn, only while the bank has it.",
     "rivers.gold.sell": "Rivers: resources sell for 1 gold at 4:1, 3:1 at a generic harbor, 2:1 of the harbor's resource at a 2:1 harbor.",
+    "rivers.gold.domestic": "Rivers: gold may be given and taken in a trade between players.",
     "rivers.gold.not_resource": "Rivers: gold is not a resource card: never stolen, discarded, counted for the 7 or monopolised.",
     "rivers.wealthiest.sole_leader": "Rivers: the single player with the most gold holds the Wealthiest Settler (+1 VP); with a tie for most nobody does.",
     "rivers.poor.minimum": "Rivers: every player tied for the least gold holds a Poor Settler (-2 VP).",
@@ -61,16 +66,17 @@ register({
 
 
 class RiversState:
-    """Public module state: gold, the turn's purchases, the places already paid in gold, and
-    the neutral bridge owed (Catan for Two)."""
+    """Public module state: gold, the turn's purchases, the places already paid in gold, the
+    open trade with gold, and the neutral bridge owed (Catan for Two)."""
 
-    __slots__ = ("gold", "bought", "paid_edges", "paid_vertices", "owed", "resume")
+    __slots__ = ("gold", "bought", "paid_edges", "paid_vertices", "offer", "owed", "resume")
 
     def __init__(self, seats: int) -> None:
         self.gold = [0] * seats
         self.bought = 0  # resources bought with gold this turn
         self.paid_edges: set[int] = set()  # roads and bridges that have earned their gold
         self.paid_vertices: set[int] = set()  # settlements that have earned theirs
+        self.offer: GoldTradeOffered | None = None  # a trade with gold awaiting its answer
         self.owed = False  # a neutral bridge is owed (phase NEUTRAL_BRIDGE)
         self.resume = MAIN  # the phase after it
 
@@ -80,6 +86,7 @@ class RiversState:
         r.bought = self.bought
         r.paid_edges = set(self.paid_edges)
         r.paid_vertices = set(self.paid_vertices)
+        r.offer = self.offer  # immutable
         r.owed = self.owed
         r.resume = self.resume
         return r
@@ -87,6 +94,7 @@ class RiversState:
     def dump(self) -> dict[str, Any]:
         return {"gold": self.gold[:], "bought": self.bought,
                 "paid_edges": sorted(self.paid_edges), "paid_vertices": sorted(self.paid_vertices),
+                "offer": None if self.offer is None else msgspec.to_builtins(self.offer),
                 "owed": self.owed, "resume": self.resume}
 
     @staticmethod
@@ -96,6 +104,8 @@ class RiversState:
         r.bought = int(d["bought"])
         r.paid_edges = set(d["paid_edges"])
         r.paid_vertices = set(d["paid_vertices"])
+        offer = d.get("offer")
+        r.offer = None if offer is None else msgspec.convert(offer, GoldTradeOffered)
         r.owed = bool(d["owed"])
         r.resume = str(d["resume"])
         return r
