@@ -164,7 +164,8 @@ def test_rivers_two_player_neutral_bridge_a_road_when_no_bridge_fits() -> None:
     assert NeutralBridgeRequired(seat=0, piece="road") in events
     assert t.state.phase == NEUTRAL
     options = pending(t.state)[0].options
-    assert options and all(isinstance(o, BuildNeutralRoad) for o in options)
+    assert options
+    assert all(isinstance(o, BuildNeutralRoad) for o in options)
     t.when(options[0])
     assert t.state.phase == MAIN
 

@@ -502,7 +502,8 @@ def test_rivers_gold_domestic_gold_for_cards_offered_and_accepted() -> None:
     events = t.when(AcceptGoldTrade(seat=1))
     assert isinstance(events[0], GoldTradeCompleted)
     assert gold(t).gold == [2, 3, 1]
-    assert t.hand(0) == {"ore": 2} and t.hand(1) == {}
+    assert t.hand(0) == {"ore": 2}
+    assert t.hand(1) == {}
     assert t.state.phase == "main"
     # The Settlers follow: 2, 3, 1 -> seat 1 is the wealthiest, seat 2 poor.
     assert [public_vp(t.state, s) for s in range(3)] == [0, 1, -2]
@@ -525,4 +526,6 @@ def test_rivers_gold_domestic_cards_for_gold_declined_and_refusals() -> None:
     t.rejects(AcceptGoldTrade(seat=1), "rivers.gold.domestic")
     events = t.when(DeclineGoldTrade(seat=1))
     assert events == [GoldTradeDeclined(seat=0, partner=1)]
-    assert t.state.phase == "main" and gold(t).gold == [0, 4, 0] and t.hand(0) == {"wool": 1}
+    assert t.state.phase == "main"
+    assert gold(t).gold == [0, 4, 0]
+    assert t.hand(0) == {"wool": 1}
