@@ -169,6 +169,10 @@ class Rivers(Module[State, None]):
         rules.vp_bonus.append(gold.settlers_vp)
         rules.vp_events.update((GoldEarned, GoldSpent, GoldTradeCompleted, BridgeBuilt,
                                 NeutralBridgeBuilt))
+        # Public and without chance: a table playing with undo may take them back.
+        rules.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold,
+                             GoldTradeOffered, GoldTradeCompleted, GoldTradeDeclined,
+                             NeutralBridgeRequired, NeutralBridgeBuilt}
 
 
 MODULE = Rivers()
