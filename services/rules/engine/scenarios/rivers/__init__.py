@@ -88,14 +88,11 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def drawing(state: State, sketch: Sketch) -> None:
-    """Bridge sites ("~", or "B" and the owner's seat once bridged) and the hex producing on
-    two numbers ("12+2")."""
+    """The bridge sites: "~" while open, "B" and the owner's id once bridged (the bridge itself
+    is drawn as the owner's route piece; the 12's hex shows its 2 by itself)."""
     for e in sorted(places(state).bridge_sites):
         owner = state.edge_owner[e]
         sketch.mark("edge", e, "~" if owner < 0 else f"B{owner}")
-    for h, numbers in enumerate(state.board.hex_numbers):
-        if len(numbers) > 1:
-            sketch.mark("hex", h, "+".join(str(n) for n in numbers))
 
 
 def init(state: State, created: Any) -> RiversState:
