@@ -8,7 +8,8 @@ negative; gold never negative and its total equal to the gold earned minus the g
 (trades move it, never make it). After every command (consequences settled): at most 3
 bridges per owner, each on a bridge site; no road on a bridge site; each seat's public VP
 recounted from its pieces, awards and the Settlers; every river piece of a seat paid its
-gold. Every 97th decision, every prompt option is accepted by the decider. Every game ends (a
+gold. Every 97th decision, every prompt option is accepted by the decider, and in the main phase a bridge on any edge, a
+purchase and a sale of any resource are accepted exactly when offered. Every game ends (a
 winner with the target reached, or the turn cap). One game per ruleset is recorded as the
 service records it and audited (`services.audit`): it re-judges bit for bit.
 
@@ -35,7 +36,14 @@ from bots.sdk import Bot  # noqa: E402
 from events.commands import Command  # noqa: E402
 from events.events import Event, GameFinished, ModuleSpec  # noqa: E402
 from events.prompts import Prompt, View  # noqa: E402
-from events.rivers import GoldEarned, GoldSpent, OfferGoldTrade  # noqa: E402
+from events.rivers import (  # noqa: E402
+    BuildBridge,
+    BuyWithGold,
+    GoldEarned,
+    GoldSpent,
+    OfferGoldTrade,
+    SellForGold,
+)
 from events.types import RESOURCES  # noqa: E402
 from services.audit.audit import audit  # noqa: E402
 from services.rules.engine import decide, evolve, initial_state, new_game, pending, public_vp, view  # noqa: E402
@@ -142,13 +150,30 @@ def recount(state: State, seat: int) -> int:
     return vp
 
 
+def accepted(state: State, command: Command) -> bool:
+    try:
+        decide(state, command, SeededDealer(b"probe"))
+    except Rejected:
+        return False
+    return True
+
+
 def check_prompts(state: State) -> None:
-    for prompt in pending(state):
+    """Every option is accepted; in the main phase the scenario's enumerable commands (a bridge
+    on any edge, a purchase or a sale of any resource) are accepted exactly when offered."""
+    prompts = pending(state)
+    for prompt in prompts:
         for option in prompt.options:
-            try:
-                decide(state, option, SeededDealer(b"probe"))
-            except Rejected as exc:  # pragma: no cover - the failure message
-                raise AssertionError(f"{option!r} is offered but refused: {exc}") from exc
+            assert accepted(state, option), f"{option!r} is offered but refused"
+    if state.phase != "main":
+        return
+    seat = state.current
+    offered = {o for p in prompts if p.seat == seat for o in p.options}
+    probes: list[Command] = [BuildBridge(seat=seat, edge=e) for e in range(state.board.n_edges)]
+    probes += [BuyWithGold(seat=seat, resource=r) for r in RESOURCES]
+    probes += [SellForGold(seat=seat, resource=r) for r in RESOURCES]
+    for probe in probes:
+        assert accepted(state, probe) == (probe in offered), f"{probe!r}: prompt and decide disagree"
 
 
 def play(i: int) -> State:
