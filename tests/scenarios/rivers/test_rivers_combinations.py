@@ -175,3 +175,21 @@ def test_rivers_two_player_neutral_roads_never_on_a_bridge_site() -> None:
     t.state.phase = NEUTRAL
     t.state.ext["catan-for-two"].due = "road"
     t.rejects(BuildNeutralRoad(seat=0, neutral=3, edge=t.edge("(0,1)/(1,0)")), "rivers.road.bridge_site")
+
+
+def test_rivers_with_another_scenario_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typing import Any
+
+    from services.rules.engine.modules import MODULES, RulesetError
+    from services.rules.engine.ruleset import Module
+
+    class OtherScenario(Module):  # type: ignore[type-arg]
+        name = "other-scenario"
+        kind = "scenario"
+
+        def install(self, rules: Any, params: Any) -> None:
+            pass
+
+    monkeypatch.setitem(MODULES, "other-scenario", OtherScenario())
+    with pytest.raises(RulesetError, match="one scenario per game"):
+        check_combination((RIVERS, ModuleSpec(name="other-scenario")), 4)
