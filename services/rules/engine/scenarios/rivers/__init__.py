@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from events.events import CityBuilt, RoadBuilt, SettlementBuilt, TurnEnded
+from events.events import GameCreated, RoadBuilt, SettlementBuilt, TurnEnded
 from events.rivers import (
     AcceptGoldTrade,
     BridgeBuilt,
@@ -95,7 +95,7 @@ def drawing(state: State, sketch: Sketch) -> None:
         sketch.mark("edge", e, "~" if owner < 0 else f"B{owner}")
 
 
-def init(state: State, created: Any) -> RiversState:
+def init(state: State, created: GameCreated) -> RiversState:
     return RiversState(state.n)
 
 
@@ -107,7 +107,7 @@ class Rivers(Module[State, None]):
     seats = (2, 3, 4)
     map = "rivers"
     maps = "services.rules.engine.scenarios.rivers.maps"
-    conflicts: dict[str, str] = {}
+    conflicts: dict[str, str] = {}  # every variant combines (combinations.md §13.3)
     advice = ADVICE
     narration = NARRATION
 
@@ -144,7 +144,7 @@ class Rivers(Module[State, None]):
             rules.evolve_with(NeutralBridgeRequired, bridges.evolve_required)
             rules.evolve_with(NeutralBridgeBuilt, bridges.evolve_neutral_bridge)
         # Gold (§7.4) and the Settlers (§7.5).
-        rules.derive((RoadBuilt, SettlementBuilt, CityBuilt, BridgeBuilt), gold.derive_gold)
+        rules.derive((RoadBuilt, SettlementBuilt, BridgeBuilt), gold.derive_gold)
         rules.evolve_with(GoldEarned, gold.evolve_earned)
         rules.handle(BuyWithGold, gold.buy)
         rules.handle(SellForGold, gold.sell)
