@@ -72,7 +72,8 @@ def format_result(r: dict[str, Any]) -> str:
     else:
         outcome = f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP"
     harbor = any(p["harbor_points"] is not None for p in r["players"])
-    # A scenario's own points (a captured fortress …) need the module VP column too.
+    # A module's VP (the Harbormaster, a scenario's bonuses and penalties) get a column when
+    # any seat has some, so that the row still adds up.
     module = harbor or any(p["module_vp"] for p in r["players"])
     columns = ["seat", "bot", "VP", "settl.", "cities", "awards", "VP cards"]
     columns += ["module VP"] if module else []

@@ -19,3 +19,23 @@ def test_a_module_decides_who_wins() -> None:
     events = t.when(BuildRoad(seat=0, edge=legal_road_edges(t.state, 0)[0]))
     assert isinstance(events[-1], GameFinished)
     assert events[-1].winner == 0
+
+
+def test_a_module_vp_event_triggers_the_victory_check() -> None:
+    """`rules.vp_events`: an event after which a module's VP bonus may have changed (no
+    building, no award) is followed by the victory check."""
+    from events.commands import EndTurn
+    from events.events import TurnEnded
+
+    rich: set[int] = set()
+
+    def install(rules: Rules) -> None:
+        rules.vp_bonus.append(lambda state, seat, public: 8 if seat in rich else 0)
+        rules.vp_events.add(TurnEnded)
+
+    t = toy("toy-vp-events", install)
+    t.turn_of(0)
+    rich.add(1)
+    events = t.when(EndTurn(seat=0))
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 1

@@ -129,18 +129,24 @@ def robber_start(m: MapData, laid: list[layout.Laid]) -> tuple[int, int] | None:
     return next(((q, r) for q, r, t, _ in laid if t == "desert"), None)
 
 
-def game_board(created: GameCreated, vocab_terrains: dict[str, int], land: set[str]) -> Board:
-    """The board of a game: its map file, its tiles and the module-terrain hexes of set-up."""
+def game_board(
+    created: GameCreated,
+    vocab_terrains: dict[str, int],
+    land: set[str],
+    deserts: frozenset[str] = frozenset({"desert"}),
+) -> Board:
+    """The board of a game: its map file, its tiles and the module-terrain hexes and extra
+    numbers of set-up."""
     m = load_map(created.map, map_packages())
     water = frozenset(t for t in vocab_terrains if t not in land)
     return Board(created.tiles, created.harbors, m, layout.from_setup(created.setup),
-                 vocab_terrains, water)
+                 vocab_terrains, water, deserts, layout.extra_numbers(created.setup))
 
 
 def initial_state(created: GameCreated) -> State:
     rules = build_ruleset(created.ruleset, tuple(created.modules))
     vocab = rules.vocab
-    board = game_board(created, vocab.terrains, vocab.land)
+    board = game_board(created, vocab.terrains, vocab.land, frozenset(vocab.deserts))
     s = State.__new__(State)
     s.rules = rules
     s.board = board

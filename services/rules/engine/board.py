@@ -159,8 +159,9 @@ class Board:
 
     `mapdata` (the game's map file) adds centre vertices, explicit paths, extra numbers and
     edge features; `special` the hexes of module terrains; `terrain_resource` is the ruleset's
-    terrain → resource index (the base terrains by default) and `water` its terrains that are
-    not land. Without them (a bot building a board from a view) it is the plain base board."""
+    terrain → resource index (the base terrains by default), `water` its terrains that are
+    not land and `deserts` those a rule naming "the desert" means (`desert_hexes`);
+    `extra_numbers` are numbers decided with the layout (`layout.extra_numbers`). Without them (a bot building a board from a view) it is the plain base board."""
 
     def __init__(
         self,
@@ -170,6 +171,8 @@ class Board:
         special: Sequence[SpecialHex] = (),
         terrain_resource: Mapping[str, int] = TERRAIN_RESOURCE,
         water: frozenset[str] = frozenset({"sea"}),
+        deserts: frozenset[str] = frozenset({"desert"}),
+        extra_numbers: Sequence[tuple[Hex, int]] = (),
     ) -> None:
         laid = [(t.q, t.r, str(t.terrain), t.number) for t in tiles] + list(special)
         land = frozenset((q, r) for q, r, t, _ in laid if t not in water)
@@ -202,6 +205,10 @@ class Board:
                 numbers[i] += mapdata.terrain_numbers.get(t, ())
             for where, n in mapdata.extra_numbers:
                 numbers[topo.hex_index[where]] += (n,)
+        for where, n in extra_numbers:  # decided with the layout (a token joining another)
+            numbers[topo.hex_index[where]] += (n,)
+        self.extra_numbers = tuple(extra_numbers)
+        self.deserts = deserts
         self.hex_terrain: tuple[str, ...] = tuple(terrain)
         self.hex_numbers: tuple[tuple[int, ...], ...] = tuple(numbers)
         self.hex_number: tuple[int, ...] = tuple(ns[0] if ns else 0 for ns in numbers)
@@ -228,7 +235,7 @@ class Board:
             self.harbor_vertices.append((a, b))
         self.vertex_harbor: tuple[str | None, ...] = tuple(vertex_harbor)
         self.desert_hexes: tuple[int, ...] = tuple(
-            i for i in range(n_hex) if terrain[i] == "desert"
+            i for i in range(n_hex) if terrain[i] in deserts
         )
 
     # --- convenient views of the topology (the hot paths read `topo` directly) --------------

@@ -20,6 +20,9 @@ from services.rules.engine.mapdata import MapData, load_map
 
 WIRE_TERRAINS = frozenset(get_args(Terrain))
 SPECIAL = "terrain:"
+# More numbers for hexes, decided with the layout by a module (Rivers: the 2 joins the hex
+# that received the 12): flat (q, r, number) triples in `GameCreated.setup`.
+EXTRA_NUMBERS = "numbers:extra"
 
 # A laid hex: (q, r, terrain, token number or 0).
 Laid = tuple[int, int, str, int]
@@ -106,6 +109,12 @@ def from_setup(setup: dict[str, list[int]]) -> list[Laid]:
             terrain = key[len(SPECIAL):]
             out.extend((flat[i], flat[i + 1], terrain, flat[i + 2]) for i in range(0, len(flat), 3))
     return out
+
+
+def extra_numbers(setup: dict[str, list[int]]) -> list[tuple[Hex, int]]:
+    """The numbers a module added to hexes with the layout (`EXTRA_NUMBERS`)."""
+    flat = setup.get(EXTRA_NUMBERS, [])
+    return [((flat[i], flat[i + 1]), flat[i + 2]) for i in range(0, len(flat), 3)]
 
 
 def beginner(name: str = "base") -> tuple[tuple[Tile, ...], tuple[Harbor, ...]]:

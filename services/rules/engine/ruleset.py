@@ -109,6 +109,9 @@ class Ruleset(Generic[ST]):
     # events and return consequences (awards, victory). Run in registration order.
     derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]] = field(default_factory=list)
     derive_after: set[type[Event]] = field(default_factory=set)
+    # Module events after which a seat's VP may have changed (a VP bonus that follows a count
+    # the module keeps): the victory check runs after them too (scoring.install_victory).
+    vp_events: set[type[Event]] = field(default_factory=set)
     redactors: dict[type[Event], Redactor] = field(default_factory=dict)
     # Events an undo may cross: public and without chance. Any other event (a roll, a steal, a
     # drawn card, a module event not listed here) is a floor no undo goes below (engine/undo.py).

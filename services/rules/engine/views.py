@@ -107,11 +107,16 @@ def board_ext(board: Board) -> dict[str, Any]:
     """What a view adds about a scenario's board: its map (centre vertices, paths, numbers,
     features come from the map file), the hexes of module terrains and what they yield."""
     assert board.mapdata is not None
-    return {
+    out: dict[str, Any] = {
         "map": board.mapdata.name,
         "special": [list(h) for h in board.special],
         "resources": {t: r for t, r in board.terrain_resource.items() if r >= 0},
     }
+    if board.extra_numbers:
+        out["extra_numbers"] = [[q, r, n] for (q, r), n in board.extra_numbers]
+    if board.deserts != {"desert"}:
+        out["deserts"] = sorted(board.deserts)
+    return out
 
 
 def board_of(view: View, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> Board:
@@ -122,7 +127,10 @@ def board_of(view: View, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> Board:
         return Board(view.tiles, view.harbors)
     special = [(int(q), int(r), str(t), int(n)) for q, r, t, n in extra["special"]]
     resources = dict(TERRAIN_RESOURCE) | {str(t): int(r) for t, r in extra["resources"].items()}
-    return Board(view.tiles, view.harbors, load_map(extra["map"], packages), special, resources)
+    extra_numbers = [((int(q), int(r)), int(n)) for q, r, n in extra.get("extra_numbers", [])]
+    deserts = frozenset(str(t) for t in extra.get("deserts", ["desert"]))
+    return Board(view.tiles, view.harbors, load_map(extra["map"], packages), special, resources,
+                 frozenset({"sea"}), deserts, extra_numbers)
 
 
 def redact(state: State, event: Event, seat: int | None) -> Event:

@@ -77,6 +77,9 @@ class Vocabulary:
         self.dev_deck: tuple[int, ...] = ()  # copies per card
         self.terrains: dict[str, int] = {}  # terrain -> resource index (-1: produces none)
         self.land: set[str] = set()  # terrains that are land (sea-like ones are not)
+        # Terrains a rule naming "the desert" means (where the robber is sent back to): the
+        # desert, or a scenario's barren hexes standing in for it (Rivers' swamps).
+        self.deserts: set[str] = set()
         self.pieces: dict[str, PieceKind] = {}
         self.frozen = False
         # A vector as a base event's bundle: base resources only (see the module docstring).
@@ -106,10 +109,16 @@ class Vocabulary:
         deck[self.dev_index[name]] = copies
         self.dev_deck = tuple(deck)
 
-    def add_terrain(self, name: str, resource: str | None = None, land: bool = True) -> None:
+    def add_terrain(
+        self, name: str, resource: str | None = None, land: bool = True, desert: bool = False
+    ) -> None:
+        """A terrain; `desert`: rules naming the desert mean it too (it must yield nothing)."""
         self._check(resource is None or resource in self.resource_index,
                     f"terrain {name!r} produces unknown resource {resource!r}")
+        self._check(not desert or resource is None, f"desert-like terrain {name!r} yields")
         self.terrains[name] = -1 if resource is None else self.resource_index[resource]
+        if desert:
+            self.deserts.add(name)
         if land:
             self.land.add(name)
         else:
@@ -190,7 +199,7 @@ def base_vocabulary() -> Vocabulary:
         v.add_dev_card(card, copies)
     for t in ("forest", "hills", "pasture", "fields", "mountains"):
         v.add_terrain(t, RESOURCES[TERRAIN_RESOURCE[t]])
-    v.add_terrain("desert")
+    v.add_terrain("desert", desert=True)
     v.add_terrain("sea", land=False)
     for kind in BASE_PIECES:
         v.add_piece(kind)

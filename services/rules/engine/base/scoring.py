@@ -125,6 +125,6 @@ def install_victory(rules: Rules) -> None:
     """Registered last, after every module's derivers, so awards settle before the check."""
     rules.derive(
         (RoadBuilt, SettlementBuilt, CityBuilt, KnightPlayed, DevelopmentCardBought,
-         LongestRoadChanged, LargestArmyChanged, PieceRemoved),
+         LongestRoadChanged, LargestArmyChanged, PieceRemoved, *sorted(rules.vp_events, key=str)),
         derive_victory,
     )

@@ -42,14 +42,17 @@ from services.rules.engine.variants.catan_for_two.common import (
 
 
 def token_gain(state: State, seat: int, v: int) -> list[Event]:
-    """2 next to the desert, 1 on the coast, 3 for both; no more than the supply holds."""
+    """2 next to the desert, 1 on the coast, 3 for both; no more than the supply holds.
+    "The desert" is any desert-like hex (`Board.desert_hexes`: Rivers' swamps too)."""
     board = state.board
-    desert = any(board.hex_terrain[h] == "desert" for h in board.topo.vertex_land_hexes[v])
+    barren = [h for h in board.topo.vertex_land_hexes[v] if h in board.desert_hexes]
+    desert = bool(barren)
     coast = board.topo.vertex_is_coastal[v]
     gain = min(2 * desert + coast, two(state).supply)
     if gain <= 0:
         return []
-    reason = "+".join(name for name, on in (("desert", desert), ("coast", coast)) if on)
+    near = board.hex_terrain[barren[0]] if barren else "desert"
+    reason = "+".join(name for name, on in ((near, desert), ("coast", coast)) if on)
     return [TradeTokensGained(seat=seat, tokens=gain, reason=reason)]
 
 

@@ -1,0 +1,175 @@
+"""Scenario: The Rivers of Catan (docs/rules/rivers.md §7). 2-4 seats, 10 VP.
+
+Two rivers run from the inland mountains to swamps on the coast. Roads and settlements along
+them, and bridges across them, earn gold; gold buys resources; the sole richest player holds
+the Wealthiest Settler (+1 VP) and every poorest player a Poor Settler (-2 VP).
+
+Design notes:
+- The map (`maps/rivers.toml`) keeps the seven river hexes (one terrain pool per kind, so the
+  shuffle leaves them in place) and shuffles the twelve others; its token walk skips the
+  swamps. `create` puts the 2 on the hex that received the 12 (`numbers:extra` in the set-up,
+  read by the board), so that hex produces on both numbers.
+- Swamps are a desert-like terrain (`vocab.add_terrain(desert=True)`): whatever a variant
+  does with "the desert" it does with the swamps (Friendly Robber's fallback, Robber Flees,
+  Catan for Two's robber action and trade tokens) — the combinations of §7.7.
+- Bridges (bridges.py) and gold (gold.py) are this module's own commands; gold and the
+  Settlers are public, so nothing is redacted (chance-and-hidden-information.md §14.7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.events import GameCreated, RoadBuilt, SettlementBuilt, TurnEnded
+from events.rivers import (
+    AcceptGoldTrade,
+    BridgeBuilt,
+    BuildBridge,
+    BuildNeutralBridge,
+    BuyWithGold,
+    DeclineGoldTrade,
+    GoldEarned,
+    GoldSpent,
+    GoldTradeCompleted,
+    GoldTradeDeclined,
+    GoldTradeOffered,
+    NeutralBridgeBuilt,
+    NeutralBridgeRequired,
+    OfferGoldTrade,
+    ResourcesSoldForGold,
+    SellForGold,
+)
+from services.rules.engine import layout
+from services.rules.engine.base.scoring import derive_longest_road
+from services.rules.engine.chance import Dealer
+from services.rules.engine.narration import Sketch
+from services.rules.engine.ruleset import Module
+from services.rules.engine.scenarios.rivers import bridges, gold, trade
+from services.rules.engine.scenarios.rivers.advice import ADVICE
+from services.rules.engine.scenarios.rivers.common import (
+    BRIDGE,
+    BRIDGE_COST,
+    BRIDGES_PER_SEAT,
+    EXT,
+    GOLD_OFFER,
+    JOINED_TOKEN,
+    JOINING_TOKEN,
+    NAME,
+    NEUTRAL_BRIDGE,
+    SWAMP,
+    RiversState,
+    places,
+    poor,
+    rivers,
+    wealthiest,
+)
+from services.rules.engine.scenarios.rivers.narration import NARRATION
+from services.rules.engine.state import MAIN, Rules, State
+from services.rules.engine.vocab import PieceKind
+
+__all__ = ["EXT", "MODULE", "NEUTRAL_BRIDGE", "RiversState"]
+
+
+def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+    """Everything here is public: gold, the Settlers, bridges and the bridge sites."""
+    r = rivers(state)
+    return {
+        "gold": list(r.gold),
+        "wealthiest": wealthiest(r.gold),
+        "poor": poor(r.gold),
+        "bought_this_turn": r.bought,
+        "gold_offer": None if r.offer is None else msgspec.to_builtins(r.offer),
+        "bridges": {p.seat: sorted(p.pieces.get(BRIDGE, ())) for p in state.players},
+        "bridge_sites": sorted(places(state).bridge_sites),
+        "neutral_bridge_owed": r.owed,
+    }
+
+
+def drawing(state: State, sketch: Sketch) -> None:
+    """The bridge sites: "~" while open, "B" and the owner's id once bridged (the bridge itself
+    is drawn as the owner's route piece; the 12's hex shows its 2 by itself)."""
+    for e in sorted(places(state).bridge_sites):
+        owner = state.edge_owner[e]
+        sketch.mark("edge", e, "~" if owner < 0 else f"B{owner}")
+
+
+def init(state: State, created: GameCreated) -> RiversState:
+    return RiversState(state.n)
+
+
+class Rivers(Module[State, None]):
+    name = NAME
+    kind = "scenario"
+    description = ("The Rivers of Catan: bridges across two rivers, gold for building along "
+                   "them, the Wealthiest (+1) and Poor (-2) Settlers.")
+    seats = (2, 3, 4)
+    map = "rivers"
+    maps = "services.rules.engine.scenarios.rivers.maps"
+    conflicts: dict[str, str] = {}  # every variant combines (combinations.md §13.3)
+    advice = ADVICE
+    narration = NARRATION
+
+    def __init__(self) -> None:
+        self.drawing = drawing  # an instance attribute: a plain function, not a method
+
+    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+        """The 2 joins the hex that received the 12 (rivers.board.tokens)."""
+        laid = [(t.q, t.r, t.number) for t in created["tiles"]]
+        twelve = next(((q, r) for q, r, n in laid if n == JOINED_TOKEN), None)
+        if twelve is not None:
+            created["setup"][layout.EXTRA_NUMBERS] = [*twelve, JOINING_TOKEN]
+
+    def install(self, rules: Rules, params: Any) -> None:
+        vocab = rules.vocab
+        vocab.add_terrain(SWAMP, desert=True)
+        vocab.add_piece(PieceKind(BRIDGE, "edge", BRIDGES_PER_SEAT, route=True))
+        rules.costs[BRIDGE] = BRIDGE_COST
+        rules.ext(EXT, init, RiversState.copy, RiversState.dump, RiversState.load)
+        rules.view_ext[EXT] = view_ext
+        # Bridge sites and bridges (§7.3).
+        rules.road_blocked.append(bridges.road_on_bridge_site)
+        two_player = any(spec.name == "catan-for-two" for spec in rules.modules)
+        rules.handle(BuildBridge, bridges.build_bridge_owing if two_player else bridges.build_bridge)
+        rules.allow(MAIN, BuildBridge)
+        rules.phase_refusal.append(bridges.bridge_not_free)
+        rules.extra_options.append(bridges.bridge_options)
+        rules.evolve_with(BridgeBuilt, bridges.evolve_bridge)
+        rules.derive((BridgeBuilt, NeutralBridgeBuilt), derive_longest_road)
+        if two_player:
+            rules.handle(BuildNeutralBridge, bridges.build_neutral_bridge)
+            rules.allow(NEUTRAL_BRIDGE, BuildNeutralBridge)
+            rules.prompters[NEUTRAL_BRIDGE] = bridges.prompt_neutral_bridge
+            rules.evolve_with(NeutralBridgeRequired, bridges.evolve_required)
+            rules.evolve_with(NeutralBridgeBuilt, bridges.evolve_neutral_bridge)
+        # Gold (§7.4) and the Settlers (§7.5).
+        rules.derive((RoadBuilt, SettlementBuilt, BridgeBuilt), gold.derive_gold)
+        rules.evolve_with(GoldEarned, gold.evolve_earned)
+        rules.handle(BuyWithGold, gold.buy)
+        rules.handle(SellForGold, gold.sell)
+        rules.allow(MAIN, BuyWithGold, SellForGold)
+        rules.extra_options.append(gold.gold_options)
+        rules.evolve_with(GoldSpent, gold.evolve_spent)
+        rules.evolve_with(ResourcesSoldForGold, gold.evolve_sold)
+        rules.evolvers[TurnEnded] = gold.new_turn(rules.evolvers[TurnEnded])
+        rules.handle(OfferGoldTrade, trade.offer)
+        rules.handle(AcceptGoldTrade, trade.accept)
+        rules.handle(DeclineGoldTrade, trade.decline)
+        rules.allow(MAIN, OfferGoldTrade)
+        rules.allow(GOLD_OFFER, AcceptGoldTrade, DeclineGoldTrade)
+        rules.phase_refusal.append(trade.no_offer)
+        rules.prompters[GOLD_OFFER] = trade.prompt_offer
+        rules.evolve_with(GoldTradeOffered, trade.evolve_offered)
+        rules.evolve_with(GoldTradeCompleted, trade.evolve_completed)
+        rules.evolve_with(GoldTradeDeclined, trade.evolve_declined)
+        rules.vp_bonus.append(gold.settlers_vp)
+        rules.vp_events.update((GoldEarned, GoldSpent, GoldTradeCompleted, BridgeBuilt,
+                                NeutralBridgeBuilt))
+        # Public and without chance: a table playing with undo may take them back.
+        rules.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold,
+                             GoldTradeOffered, GoldTradeCompleted, GoldTradeDeclined,
+                             NeutralBridgeRequired, NeutralBridgeBuilt}
+
+
+MODULE = Rivers()

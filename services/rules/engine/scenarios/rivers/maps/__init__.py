@@ -1,0 +1,1 @@
+"""The Rivers of Catan map (rivers.toml)."""
