@@ -77,6 +77,8 @@ class Context:
         return self.board.edge_name(e)
 
     def hex(self, h: int) -> str:
+        if h < 0:
+            return "off the board"
         terrain = self.board.hex_terrain[h]
         number = self.board.hex_number[h]
         return f"{self.board.hex_name(h)} ({terrain}{f' {number}' if number else ''})"

@@ -144,7 +144,25 @@ def base_robber_hexes(state: State, seat: int) -> list[int]:
     return [h for h in state.board.topo.land_hexes if h != robber]
 
 
+OFF_BOARD = NO_ONE  # the robber's place when it is off the board (a map starting it there)
+
+
+def robber_refuges(state: State) -> tuple[int, ...]:
+    """Where the robber is sent away to (Friendly Robber with no open hex, Robber Flees,
+    Catan for Two's token action): the desert; on a map whose robber starts off the board and
+    that has no desert, off the board (docs/rules/combinations.md §13.3)."""
+    deserts = state.board.desert_hexes
+    if deserts:
+        return deserts
+    m = state.board.mapdata
+    if m is not None and m.robber == "none":
+        return (OFF_BOARD,)
+    return ()
+
+
 def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
+    if hex_id == OFF_BOARD:
+        return []
     owner = state.vertex_owner
     n = state.n
     out: list[int] = []
@@ -161,9 +179,9 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     h = cmd.hex
     topo = state.board.topo
-    if not 0 <= h < len(topo.hexes):
-        raise reject("base.place.unknown", f"there is no hex {h} on this map")
     legal = state.rules.robber_hexes(state, cmd.seat)
+    if h not in legal and not 0 <= h < len(topo.hexes):  # OFF_BOARD only when a hook offers it
+        raise reject("base.place.unknown", f"there is no hex {h} on this map")
     if h not in legal:
         if h == state.robber:
             raise reject("base.robber.same_hex", "the robber must move to another hex")

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from services.rules.engine.base.scoring import public_vp
+from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.rules import register
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import NO_ONE, Rules, State
@@ -62,10 +63,11 @@ def touches(state: State, h: int, seats: set[int]) -> bool:
 
 
 def fallback_hexes(state: State) -> list[int]:
-    """Where the robber goes when no hex is open: the desert, or nowhere new (it stays)."""
-    deserts = list(state.board.desert_hexes)
-    if deserts:
-        return deserts
+    """Where the robber goes when no hex is open: the desert (off the board on a map whose
+    robber starts off it: `robber_refuges`), or nowhere new (it stays)."""
+    refuges = list(robber_refuges(state))
+    if refuges:
+        return refuges
     # A map without a desert: the robber stays where it is (docs/rules/friendly-robber.md §2.3 names off-board or
     # swamp places for such scenarios; those modules can wrap this hook again).
     return [state.robber] if state.robber != NO_ONE else []
