@@ -126,6 +126,8 @@ def place(state: State, caravan: int, edge: int, merged: int | None) -> None:
         for e in other.edges:
             x.camels[e] = caravan
         x.caravans[merged] = None
+    a, b = state.board.topo.edge_vertices[edge]
+    x.doubles = x.doubles | {v for v in (a, b) if camels_at(state, v) >= 2}
     pieces.recompute_routes(state)  # caravans.road.camel_double: roads beside it count 2
 
 

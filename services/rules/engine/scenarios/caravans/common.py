@@ -103,7 +103,7 @@ class CaravanState:
     """`state.ext["caravans"]`: everything public except `choices` (sealed until revealed,
     shown by views to the voter only)."""
 
-    __slots__ = ("caravans", "started", "camels", "built", "voted", "options", "votes", "choices",
+    __slots__ = ("caravans", "started", "camels", "doubles", "built", "voted", "options", "votes", "choices",
                  "first", "second")
 
     def __init__(self) -> None:
@@ -112,6 +112,9 @@ class CaravanState:
         self.caravans: list[Caravan | None] = [None] * ARROWS
         self.started = [False] * ARROWS  # the arrow's first camel was placed
         self.camels: dict[int, int] = {}  # edge -> caravan id when placed
+        # Vertices two or more camel paths touch (derived from `camels`; kept for scoring,
+        # which is asked for on every prompt).
+        self.doubles: frozenset[int] = frozenset()
         self.built = False  # the active seat built a settlement or a city this turn
         self.voted = -1  # the turn whose vote was held
         self.options: tuple[int, ...] = ()  # the open vote's legal (caravan, edge) pairs, flat
@@ -125,6 +128,7 @@ class CaravanState:
         c.caravans = [None if k is None else Caravan(k.edges[:], k.head) for k in self.caravans]
         c.started = self.started[:]
         c.camels = dict(self.camels)
+        c.doubles = self.doubles
         c.built = self.built
         c.voted = self.voted
         c.options = self.options
@@ -139,6 +143,7 @@ class CaravanState:
             "caravans": [None if k is None else [k.edges, k.head] for k in self.caravans],
             "started": self.started,
             "camels": [[e, c] for e, c in sorted(self.camels.items())],
+            "doubles": sorted(self.doubles),
             "built": self.built, "voted": self.voted, "options": list(self.options),
             "votes": self.votes, "choices": self.choices, "first": self.first,
             "second": self.second,
@@ -150,6 +155,7 @@ class CaravanState:
         c.caravans = [None if k is None else Caravan(list(k[0]), int(k[1])) for k in d["caravans"]]
         c.started = [bool(b) for b in d["started"]]
         c.camels = {int(e): int(k) for e, k in d["camels"]}
+        c.doubles = frozenset(int(v) for v in d["doubles"])
         c.built = bool(d["built"])
         c.voted = int(d["voted"])
         c.options = tuple(d["options"])

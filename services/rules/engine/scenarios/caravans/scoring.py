@@ -14,10 +14,11 @@ def route_weight(state: State, seat: int, edge: int) -> int:
 
 def between_camels(state: State, seat: int, public: bool) -> int:
     """caravans.vp.between_camels: +1 per building on a vertex two or more camels touch."""
-    if len(ext(state).camels) < 2:
+    doubles = ext(state).doubles
+    if not doubles:
         return 0
     p = state.players[seat]
-    return sum(1 for v in (*p.settlements, *p.cities) if camels.camels_at(state, v) >= 2)
+    return len(doubles & p.settlements) + len(doubles & p.cities)
 
 
 def install(rules: Rules) -> None:
