@@ -63,7 +63,8 @@ def check_event(state: State, e: Event, totals: list[int]) -> None:
     for r, total in enumerate(totals):
         have = state.bank[r] + sum(p.hand[r] for p in state.players[:n])
         assert have == total, f"resource {r}: {have} != {total} after {e}"
-        assert state.bank[r] >= 0 and all(p.hand[r] >= 0 for p in state.players)
+        assert state.bank[r] >= 0
+        assert all(p.hand[r] >= 0 for p in state.players)
     if type(e).__name__ not in SCORING:
         return
     x = ext(state)
@@ -82,7 +83,8 @@ def check_event(state: State, e: Event, totals: list[int]) -> None:
             seen = redact(state, e, seat)
             assert isinstance(seen, CamelPathNamed)
             if seat != e.seat:
-                assert seen.edge is None and seen.caravan is None
+                assert seen.edge is None
+                assert seen.caravan is None
         if state.phase == NAME_PATH:
             for seat in [*range(n), None]:
                 vote = view(state, seat).ext["caravans"]["vote"]

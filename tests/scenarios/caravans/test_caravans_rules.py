@@ -42,7 +42,8 @@ def test_caravans_board_oasis_on_the_centre_without_token_in_every_layout() -> N
         assert created.map == "caravans"
         assert created.setup["terrain:oasis"] == [0, 0, 0]  # (q, r, number): centre, no token
         numbers = sorted(t.number for t in created.tiles if t.terrain != "sea")
-        assert len(numbers) == 18 and 0 not in numbers  # the 18 others take all 18 tokens
+        assert len(numbers) == 18
+        assert 0 not in numbers
         assert not any(t.terrain == "desert" for t in created.tiles)
 
 
@@ -103,7 +104,8 @@ def test_caravans_camel_trigger_a_settlement_ends_the_turn_with_a_vote() -> None
     t.when(site)
     events = t.when(EndTurn(seat=0))
     assert [type(e) for e in events] == [CamelVoteOpened]
-    assert t.state.phase == BID and t.state.current == 0
+    assert t.state.phase == BID
+    assert t.state.current == 0
 
 
 def test_caravans_camel_trigger_a_city_too_and_one_vote_however_many_builds() -> None:
@@ -157,7 +159,8 @@ def test_caravans_vote_bid_order_from_the_builder_once_each_and_public() -> None
     from services.rules.engine.views import redact, view
 
     bid = CamelBidMade(seat=1, wool=1, grain=0)
-    assert redact(t.state, bid, 0) == bid and redact(t.state, bid, None) == bid  # laid open
+    assert redact(t.state, bid, 0) == bid
+    assert redact(t.state, bid, None) == bid
     assert view(t.state, None).ext["caravans"]["vote"]["votes"] == [0, 1, 0]
 
 
@@ -177,7 +180,8 @@ def test_caravans_vote_bids_spent_every_card_bid_goes_to_the_bank() -> None:
     open_vote(t)
     bank = t.state.bank[:]
     bid_all(t, (1, 0), (0, 2), (1, 1))
-    assert t.state.bank[2] == bank[2] + 0 and t.state.bank[3] == bank[3] + 0  # given, then paid
+    assert t.state.bank[2] == bank[2] + 0
+    assert t.state.bank[3] == bank[3] + 0
     assert all(t.state.players[s].hand[2] == 0 and t.state.players[s].hand[3] == 0 for s in range(3))
     assert x(t).votes == [1, 2, 2]
 
@@ -190,7 +194,8 @@ def test_caravans_vote_majority_decides_alone() -> None:
     name(t, 2, NORTH, start(t, NORTH))
     events = name(t, 1, SOUTH_EAST, start(t, SOUTH_EAST))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.rule == "caravans.vote.majority" and decided.decider == 1
+    assert decided.rule == "caravans.vote.majority"
+    assert decided.decider == 1
     assert of(events, CamelPlaced)[0].edge == start(t, SOUTH_EAST)
 
 
@@ -203,7 +208,8 @@ def test_caravans_vote_coalition_two_bidders_outvote_the_strongest() -> None:
     name(t, 3, NORTH, start(t, NORTH))
     events = name(t, 0, SOUTH_EAST, start(t, SOUTH_EAST))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.rule == "caravans.vote.coalition" and decided.decider is None
+    assert decided.rule == "caravans.vote.coalition"
+    assert decided.decider is None
     assert (decided.caravan, decided.edge) == (SOUTH_WEST, start(t, SOUTH_WEST))
 
 
@@ -216,7 +222,8 @@ def test_caravans_vote_plurality_the_single_top_bidder_else_the_active_player() 
     name(t, 3, SOUTH_WEST, start(t, SOUTH_WEST))
     events = name(t, 0, SOUTH_EAST, start(t, SOUTH_EAST))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.rule == "caravans.vote.plurality" and decided.decider == 1
+    assert decided.rule == "caravans.vote.plurality"
+    assert decided.decider == 1
     # A tie at the top: the active player decides (and so when nobody bids).
     t2 = table(seats=3)
     open_vote(t2, seat=2)
@@ -225,7 +232,8 @@ def test_caravans_vote_plurality_the_single_top_bidder_else_the_active_player() 
     name(t2, 1, SOUTH_WEST, start(t2, SOUTH_WEST))
     events = name(t2, 2, SOUTH_EAST, start(t2, SOUTH_EAST))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.rule == "caravans.vote.plurality" and decided.decider == 2
+    assert decided.rule == "caravans.vote.plurality"
+    assert decided.decider == 2
     assert decided.caravan == SOUTH_EAST
 
 
@@ -249,14 +257,18 @@ def test_caravans_vote_sealed_choices_hidden_until_all_have_named() -> None:
     assert redact(t.state, named, 1) == named
     for seat in (0, 2, None):
         hidden = redact(t.state, named, seat)
-        assert isinstance(hidden, CamelPathNamed) and hidden.edge is None and hidden.caravan is None
+        assert isinstance(hidden, CamelPathNamed)
+        assert hidden.edge is None
+        assert hidden.caravan is None
     assert view(t.state, 1).ext["caravans"]["vote"]["mine"] == [SOUTH_WEST, start(t, SOUTH_WEST)]
     for seat in (0, 2, None):
         vote = view(t.state, seat).ext["caravans"]["vote"]
-        assert vote["named"] == [1] and vote["mine"] is None
+        assert vote["named"] == [1]
+        assert vote["mine"] is None
         assert str(start(t, SOUTH_WEST)) not in str([c for c in vote.values() if c != vote["options"]])
     prompt = pending(t.state)[0]
-    assert prompt.seat == 0 and all(isinstance(o, NameCamelPath) and o.seat == 0 for o in prompt.options)
+    assert prompt.seat == 0
+    assert all(isinstance(o, NameCamelPath) and o.seat == 0 for o in prompt.options)
     t.rejects(NameCamelPath(seat=1, caravan=NORTH, edge=start(t, NORTH)), "caravans.vote.sealed")
     t.rejects(NameCamelPath(seat=2, caravan=NORTH, edge=start(t, NORTH)), "caravans.vote.sealed")
     events = name(t, 0, NORTH, start(t, NORTH))
@@ -342,8 +354,10 @@ def test_caravans_camel_merge_a_head_reaching_another_caravan_joins_it_there() -
     placed = of(events, CamelPlaced)[0]
     assert placed.merged == SOUTH_EAST
     north = x(t).caravans[NORTH]
-    assert x(t).caravans[SOUTH_EAST] is None and north is not None
-    assert north.head == t.vertex("(1,0)/(2,-1)/(2,0)") and len(north.edges) == 8
+    assert x(t).caravans[SOUTH_EAST] is None
+    assert north is not None
+    assert north.head == t.vertex("(1,0)/(2,-1)/(2,0)")
+    assert len(north.edges) == 8
     assert all(c == NORTH for c in x(t).camels.values())
     assert target != north.head
     # The south-east arrow is used: it never starts another caravan.
@@ -377,7 +391,8 @@ def test_caravans_vp_between_camels_one_more_point_once() -> None:
     lay(t, NORTH, start(t, NORTH))
     assert public_vp(t.state, 1) == vp  # one camel path touches it
     lay(t, NORTH, "(1,-2)/(1,-1)")
-    assert public_vp(t.state, 1) == vp + 1 and total_vp(t.state, 1) == vp + 1
+    assert public_vp(t.state, 1) == vp + 1
+    assert total_vp(t.state, 1) == vp + 1
     x(t).camels[t.edge("(0,-1)/(1,-2)")] = SOUTH_WEST  # a third camel path: still one point
     assert public_vp(t.state, 1) == vp + 1
 
@@ -398,7 +413,8 @@ def test_caravans_vp_between_camels_can_win_at_the_end_of_the_builders_turn() ->
     open_vote(t)
     bid_all(t, (0, 0), (0, 0), (0, 0))
     events = name(t, 0, NORTH, t.edge("(1,-2)/(1,-1)"))
-    assert of(events, GameFinished)[0].winner == 0 and not of(events, TurnEnded)
+    assert of(events, GameFinished)[0].winner == 0
+    assert not of(events, TurnEnded)
 
 
 # --- §8.8 victory ---------------------------------------------------------------------------
@@ -444,4 +460,5 @@ def test_caravans_robber_move_events_in_the_main_phase() -> None:
     t.turn_of(0)
     t.when(PlayKnight(seat=0))
     events = t.when(MoveRobber(seat=0, hex=t.hex("(1,0)")))
-    assert of(events, RobberMoved) and t.state.phase == MAIN
+    assert of(events, RobberMoved)
+    assert t.state.phase == MAIN

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from caravans_kit import NORTH, SOUTH_EAST, SOUTH_WEST, bid_all, name, of, open_vote, start, table, x
+from caravans_kit import (
+    NORTH,
+    SOUTH_EAST,
+    SOUTH_WEST,
+    bid_all,
+    name,
+    of,
+    open_vote,
+    start,
+    table,
+    x,
+)
 
 from events.caravans import CamelPlaced, CamelVoteDecided, PlaceSecondCamel
 from events.catan_for_two import RobberSentToDesert, SendRobberToDesert
@@ -48,9 +59,11 @@ def test_caravans_two_player_two_camels_in_two_different_caravans() -> None:
     events = name(t, 1, SOUTH_WEST, start(t, SOUTH_WEST))
     events = name(t, 0, NORTH, start(t, NORTH))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.decider == 0 and decided.second == 0
+    assert decided.decider == 0
+    assert decided.second == 0
     assert [e.edge for e in of(events, CamelPlaced)] == [start(t, NORTH)]
-    assert t.state.phase == SECOND and not of(events, TurnEnded)
+    assert t.state.phase == SECOND
+    assert not of(events, TurnEnded)
     prompt = pending(t.state)[0]
     assert prompt.seat == 0
     assert {o.caravan for o in prompt.options if isinstance(o, PlaceSecondCamel)} == {SOUTH_EAST, SOUTH_WEST}
@@ -69,7 +82,8 @@ def test_caravans_two_player_tie_the_active_player_first_then_the_opponent() -> 
     name(t, 0, NORTH, start(t, NORTH))
     events = name(t, 1, SOUTH_EAST, start(t, SOUTH_EAST))
     decided = of(events, CamelVoteDecided)[0]
-    assert decided.decider == 1 and decided.second == 0  # the active player's camel first
+    assert decided.decider == 1
+    assert decided.second == 0
     assert of(events, CamelPlaced)[0].edge == start(t, SOUTH_EAST)
     t.rejects(PlaceSecondCamel(seat=1, caravan=NORTH, edge=start(t, NORTH)), "caravans.two_player.tie")
     events = t.when(PlaceSecondCamel(seat=0, caravan=NORTH, edge=start(t, NORTH)))
@@ -128,5 +142,6 @@ def test_caravans_friendly_robber_offboard_when_no_hex_is_open() -> None:
     options = pending(t.state)[0].options
     assert options == [MoveRobber(seat=0, hex=NO_ONE)]
     events = t.when(MoveRobber(seat=0, hex=NO_ONE))
-    assert of(events, RobberMoved)[0].hex == NO_ONE and t.state.robber == NO_ONE
+    assert of(events, RobberMoved)[0].hex == NO_ONE
+    assert t.state.robber == NO_ONE
     t.rejects(MoveRobber(seat=0, hex=NO_ONE), "base.turn.wrong_phase")

@@ -14,11 +14,10 @@ from services.rules.engine.narration import Narrator, Places, narrator
 from services.rules.engine.scenarios.caravans.common import pairs
 
 CARAVAN_NAMES = ("north", "south-east", "south-west")
-RULES = {
-    "caravans.vote.majority": "a majority",
-    "caravans.vote.coalition": "a coalition",
-    "caravans.vote.plurality": "the most votes",
-}
+
+
+def votes(n: int) -> str:
+    return f"{n} vote" if n == 1 else f"{n} votes"
 
 
 def caravan(c: int) -> str:
@@ -34,7 +33,7 @@ def bid(e: CamelBidMade, at: Places) -> str:
     if not e.wool and not e.grain:
         return f"{at.who(e.seat)} bids nothing"
     return (f"{at.who(e.seat)} bids {e.wool} wool and {e.grain} grain "
-            f"({e.wool + e.grain} votes; the cards go to the bank)")
+            f"({votes(e.wool + e.grain)}; the cards go to the bank)")
 
 
 def named(e: CamelPathNamed, at: Places) -> str:
@@ -44,11 +43,18 @@ def named(e: CamelPathNamed, at: Places) -> str:
 
 
 def decided(e: CamelVoteDecided, at: Places) -> str:
-    wishes = [f"{at.who(s)} {caravan(c)} at {at.edge(edge)} ({e.votes[s]} votes)"
+    wishes = [f"{at.who(s)} wants {caravan(c)} at {at.edge(edge)} ({votes(e.votes[s])})"
               for s, (c, edge) in enumerate(pairs(e.choices)) if c >= 0]
-    how = RULES.get(e.rule, e.rule)
-    who = "bidders together" if e.decider is None else at.who(e.decider)
-    text = (f"The vote is revealed: {'; '.join(wishes)}. By {how}, {who} decide(s): "
+    top = max(e.votes)
+    if e.decider is None:
+        how = "a coalition of bidders decides"
+    elif e.rule == "caravans.vote.majority":
+        how = f"{at.who(e.decider)} has a majority and decides"
+    elif top > 0 and e.votes.count(top) == 1:
+        how = f"{at.who(e.decider)} has the most votes and decides"
+    else:
+        how = f"no single top bidder: {at.who(e.decider)}, the active player, decides"
+    text = (f"The vote is revealed: {'; '.join(wishes)}. {how[0].upper()}{how[1:]}: "
             f"{caravan(e.caravan)} at {at.edge(e.edge)}")
     if e.second is not None:
         text += f"; {at.who(e.second)} places the second camel"

@@ -14,8 +14,6 @@ from services.rules.engine.narration import Sketch
 from services.rules.engine.scenarios.caravans.common import BID, CAMELS, NAME_PATH, SECOND, ext
 from services.rules.engine.state import State
 
-ARROW_NAMES = ("north", "south-east", "south-west")
-
 
 def view_ext(state: State, seat: int | None) -> dict[str, Any]:
     x = ext(state)
@@ -46,5 +44,6 @@ def redact_named(e: CamelPathNamed, seat: int | None) -> Event:
 
 
 def drawing(state: State, sketch: Sketch) -> None:
-    for edge, caravan in sorted(ext(state).camels.items()):
-        sketch.mark("edge", edge, f"camel {ARROW_NAMES[caravan][0].upper()}")
+    """A camel is a `C` on its path (one letter: the text board has room for no more)."""
+    for edge in sorted(ext(state).camels):
+        sketch.mark("edge", edge, "C")
