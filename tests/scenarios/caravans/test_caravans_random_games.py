@@ -29,7 +29,10 @@ GAMES = int(__import__("os").environ.get("CARAVANS_GAMES", "1000"))
 TURN_LIMIT = 300
 COMBOS: tuple[tuple[str, ...], ...] = ((), ("friendly-robber",), ("event-cards",),
                                        ("harbormaster",), ("catan-for-two",),
-                                       ("friendly-robber", "harbormaster"))
+                                       ("friendly-robber", "harbormaster"),
+                                       ("event-cards", "catan-for-two"),
+                                       ("friendly-robber", "event-cards", "harbormaster",
+                                        "catan-for-two"))
 
 
 # The events after which camels or VP can change (the expensive checks run after these).
@@ -86,11 +89,13 @@ def check_event(state: State, e: Event, totals: list[int]) -> None:
                 assert seen.edge is None
                 assert seen.caravan is None
         if state.phase == NAME_PATH:
+            choices = ext(state).choices
             for seat in [*range(n), None]:
-                vote = view(state, seat).ext["caravans"]["vote"]
-                assert vote["mine"] is None or seat == e.seat or seat in vote["named"]
-                if seat != e.seat:
-                    assert vote["mine"] != [e.caravan, e.edge] or seat in vote["named"]
+                mine = view(state, seat).ext["caravans"]["vote"]["mine"]
+                if seat is None or choices[2 * seat] < 0:
+                    assert mine is None  # a spectator, or a seat that has named nothing
+                else:
+                    assert mine == choices[2 * seat: 2 * seat + 2]  # its own choice only
 
 
 def play_checked(i: int) -> tuple[State, Counter[str]]:

@@ -132,7 +132,8 @@ def forced_trade_problem(state: State, seat: int) -> Rejected | None:
 def desert_problem(state: State) -> Rejected | None:
     refuges = robber_refuges(state)  # the desert, or off the board (combinations.md §13.3)
     if not refuges or state.robber in refuges:
-        return reject("catan_for_two.robber.at_desert", "the robber is already in the desert")
+        where = "in the desert" if state.board.desert_hexes else "off the board"
+        return reject("catan_for_two.robber.at_desert", f"the robber is already {where}")
     return None
 
 
