@@ -37,6 +37,12 @@ def test_caravans_play_replay_and_audit_through_redis(hexlog: Hexlog) -> None:
     assert "names a placement (sealed)" in shown.out
     assert "The vote is revealed" in shown.out
     assert "A camel joins" in shown.out
+    assert " caravan at " not in "".join(x for x in shown.out.splitlines() if "names" in x)
+    referee = hexlog.run("replay", game["game_id"], "--as", "referee")
+    assert referee.code == 0, referee.err
+    named = [x for x in referee.out.splitlines() if " names " in x]
+    assert named
+    assert all(" caravan at " in x for x in named)  # the referee sees every sealed choice
     audited = hexlog.run("audit", game["game_id"])
     assert audited.code == 0, audited.out + audited.err
     assert "OK" in audited.out
