@@ -462,3 +462,18 @@ def test_caravans_robber_move_events_in_the_main_phase() -> None:
     events = t.when(MoveRobber(seat=0, hex=t.hex("(1,0)")))
     assert of(events, RobberMoved)
     assert t.state.phase == MAIN
+
+
+def test_caravans_state_snapshot_round_trip_mid_vote() -> None:
+    """The module state (caravans, camels, an open vote with a sealed choice) survives a
+    snapshot (services/rules/engine/snapshot.py), as the rules service stores it."""
+    from services.rules.engine import snapshot
+
+    t = table()
+    lay(t, NORTH, start(t, NORTH), "(1,-2)/(1,-1)")
+    open_vote(t)
+    bid_all(t, (1, 0), (0, 0), (0, 1))
+    name(t, 2, NORTH, t.edge("(1,-1)/(2,-2)"))
+    again = snapshot.load(snapshot.dump(t.state), t.created)
+    assert again.to_dict() == t.state.to_dict()
+    assert pending(again) == pending(t.state)
