@@ -25,13 +25,22 @@ from events.caravans import (
     CamelVoteOpened,
     NameCamelPath,
 )
-from events.commands import BuildCity, BuildRoad, BuildSettlement, EndTurn, MoveRobber, PlayKnight
+from events.commands import (
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    EndTurn,
+    MoveRobber,
+    PlayKnight,
+    RollDice,
+)
 from events.events import GameFinished, LongestRoadChanged, ModuleSpec, RobberMoved, TurnEnded
 from services.rules.engine import new_game, pending
 from services.rules.engine.base.scoring import public_vp, total_vp
 from services.rules.engine.scenarios.caravans import camels
 from services.rules.engine.scenarios.caravans.common import BID, CAMELS, NAME_PATH
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER
+from services.rules.engine.testing import Table
 
 # --- §8.2 the board -------------------------------------------------------------------------
 
@@ -62,8 +71,6 @@ def test_caravans_robber_offboard_start_and_a_seven_brings_it_in() -> None:
     assert t.state.robber == NO_ONE
     t.turn_of(0, rolled=False)
     t.script("dice", (3, 4))
-    from events.commands import RollDice
-
     t.when(RollDice(seat=0))
     assert t.state.phase == ROBBER
     target = t.hex("(1,0)")
@@ -328,7 +335,6 @@ def test_caravans_camel_one_per_path_and_roads_share_paths_with_camels() -> None
     name(t, 0, NORTH, start(t, NORTH))
     assert start(t, NORTH) in x(t).camels
     # … nor a camel a road (seat 1 builds beside the camel on the next path).
-    t.state.current = 1
     t.turn_of(1)
     lay(t, NORTH, "(1,-2)/(1,-1)")
     t.road(1, t.edge("(0,-1)/(1,-2)"))
@@ -425,15 +431,9 @@ def test_caravans_win_target_twelve_and_thirteen_with_harbormaster() -> None:
     assert t.state.rules.win_target(t.state, 0) == 12
     t2 = table(variants=("harbormaster",))
     assert t2.state.rules.win_target(t2.state, 0) == 13
-    t3 = Table_with_target(11)
+    t3 = Table(seats=3, modules=[ModuleSpec(name="caravans"),
+                                 ModuleSpec(name="victory-points", params={"target": 11})])
     assert t3.state.rules.win_target(t3.state, 0) == 11  # the victory-points option replaces 12
-
-
-def Table_with_target(target: int):  # type: ignore[no-untyped-def]  # noqa: N802
-    from services.rules.engine.testing import Table
-
-    return Table(seats=3, modules=[ModuleSpec(name="caravans"),
-                                   ModuleSpec(name="victory-points", params={"target": target})])
 
 
 def test_caravans_win_target_eleven_is_not_enough() -> None:
