@@ -75,3 +75,20 @@ def test_caravans_rulesets_and_refusals(hexlog: Hexlog) -> None:
                          "--bots", "random,random,random")
     assert refused.code == 2
     assert "catan-for-two is played with 2 seats, not 3" in refused.err
+
+
+@pytest.mark.parametrize("variants", [(), ("catan-for-two",), ("friendly-robber", "event-cards",
+                                                                  "harbormaster")])
+def test_caravans_bench_engine_json(variants: tuple[str, ...],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from services.cli.main import main
+
+    argv = ["bench", "engine", "--scenario", "caravans", "--games", "3", "--json"]
+    for name in variants:
+        argv += ["--variant", name]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ruleset"] == "caravans"
+    assert result["variants"] == ["caravans", *variants]
+    assert result["games"] == 3
+    assert result["unfinished_games"] == 0
