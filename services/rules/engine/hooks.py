@@ -14,7 +14,7 @@ import circle). A module *wraps* a single hook (keeps the previous function and 
     roll_resolved            production (or a 7) is over             the main phase
     production               gains per seat for a number             buildings x level by hex
     robber_hexes / victims   where the robber may go, whom to rob
-    robber_home              where "to the desert" sends the robber   the first desert
+    robber_home              where "to the desert" sends the robber   the first desert, else off an off-board map
     steal                    the robber's (or a card's) theft         a random resource card
     end_of_turn (list)       the active seat ends its turn           nothing (the turn passes)
     wins                     is this seat the winner now             total VP >= win_target

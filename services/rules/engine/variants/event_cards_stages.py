@@ -45,7 +45,7 @@ from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, vector_to_bundle
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.scoring import public_vp
-from services.rules.engine.base.turn import apply_shortage
+from services.rules.engine.base.turn import apply_shortage, robber_refuges
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, Rules, State
@@ -135,12 +135,9 @@ def open_event(state: State) -> list[Event]:
     """The events that resolve the card just drawn, or the stage that asks for choices."""
     event = DECK.kinds[ext(state).card][1]
     if event == "robber_flees":
-        deserts = state.board.desert_hexes
-        if deserts and state.robber not in deserts:
-            return [RobberFled(hex=deserts[0])]
-        home = None if deserts else state.rules.robber_home(state)  # no desert: the module's
-        if home is not None and state.robber != home:
-            return [RobberFled(hex=home)]
+        refuges = robber_refuges(state)  # the desert, or the module's place (§13.3)
+        if refuges and state.robber not in refuges:
+            return [RobberFled(hex=refuges[0])]
         return []
     if event not in STAGE:
         return []
