@@ -34,8 +34,8 @@ def test_traders_and_barbarians_board_layout(seed: bytes) -> None:
     created = new_game("g", 4, seed, modules=[TB])
     state = initial_state(created)
     board = state.board
-    terrains = Counter()
-    numbers = Counter()
+    terrains: Counter[str] = Counter()
+    numbers: Counter[int] = Counter()
     for h in board.topo.land_hexes:
         q, r = board.topo.hexes[h]
         terrain = board.hex_terrain[h]
@@ -46,7 +46,8 @@ def test_traders_and_barbarians_board_layout(seed: bytes) -> None:
             terrains[terrain] += 1
             numbers[board.hex_number[h]] += 1
     assert terrains == {"forest": 4, "hills": 3, "pasture": 3, "fields": 3, "mountains": 3}
-    assert numbers[2] == numbers[12] == 0 and sum(numbers.values()) == 16
+    assert numbers[2] == numbers[12] == 0
+    assert sum(numbers.values()) == 16
     assert state.robber == -1  # no robber
 
 
@@ -58,13 +59,16 @@ def test_traders_and_barbarians_board_layout_start_corner_is_not_a_trade_hex() -
         # The first token (5) lies on the walk's start corner.
         starts |= {board.topo.hexes[h] for h in board.number_hexes[5]
                    if board.topo.hexes[h] in {(0, -2), (-2, 2), (2, 0)}}
-    assert starts and not starts & set(TRADE)
+    assert starts
+    assert not starts & set(TRADE)
 
 
 def test_traders_and_barbarians_board_trade_hex_places() -> None:
     t = table()
     at = places(t.state.board)
-    assert len(at.plazas) == 3 and len(at.sea_only) == 6 and len(at.sea_sides) == 9
+    assert len(at.plazas) == 3
+    assert len(at.sea_only) == 6
+    assert len(at.sea_sides) == 9
     plaza = t.vertex(QUARRY_PLAZA)
     # A plaza is joined to the four land corners of its hex by spokes.
     ends = {t.state.board.vertex_name(w) for w in t.state.board.topo.vertex_neighbours[plaza]}
@@ -104,7 +108,8 @@ def test_traders_and_barbarians_board_trade_hex_set_up_never_offers_plaza_or_sea
     at = places(t.state.board)
     options = pending(t.state)[0].options
     sites = {o.vertex for o in options if isinstance(o, PlaceSettlement)}
-    assert sites and not sites & (set(at.plazas) | at.sea_only)
+    assert sites
+    assert not sites & (set(at.plazas) | at.sea_only)
 
 
 def test_traders_and_barbarians_setup_city() -> None:
@@ -112,7 +117,8 @@ def test_traders_and_barbarians_setup_city() -> None:
     while t.state.phase == SETUP:
         t.when(pending(t.state)[0].default)
     for p in t.state.players:
-        assert len(p.settlements) == 1 and len(p.cities) == 1
+        assert len(p.settlements) == 1
+        assert len(p.cities) == 1
         (city,) = p.cities
         assert t.state.vertex_level[city] == CITY
         producing = [h for h in t.state.board.topo.vertex_land_hexes[city]
@@ -125,7 +131,8 @@ def test_traders_and_barbarians_setup_wagon() -> None:
     for p in t.state.players:
         (city,) = p.cities
         assert tb(t).wagon[p.seat] == city
-        assert tb(t).level[p.seat] == 1 and tb(t).cargo[p.seat] == ""
+        assert tb(t).level[p.seat] == 1
+        assert tb(t).cargo[p.seat] == ""
 
 
 def test_traders_and_barbarians_setup_gold() -> None:
@@ -138,13 +145,16 @@ def test_traders_and_barbarians_roll_reroll() -> None:
     t.turn_of(0, rolled=False)
     outcomes = chance_outcomes(t.state, RollDice(seat=0))
     assert sum(p for p, _ in outcomes) == 1
-    totals = Counter()
+    totals: dict[int, Fraction] = {}
     for p, events in outcomes:
         rolled = next(e for e in events if isinstance(e, DiceRolled))
-        totals[rolled.d1 + rolled.d2] += p
-    assert totals[2] == totals[12] == 0
+        total = rolled.d1 + rolled.d2
+        totals[total] = totals.get(total, Fraction(0)) + p
+    assert 2 not in totals
+    assert 12 not in totals
     # Re-throwing 2 and 12 until another total comes up: each other total by its own weight.
-    assert totals[7] == Fraction(6, 34) and totals[3] == Fraction(2, 34)
+    assert totals[7] == Fraction(6, 34)
+    assert totals[3] == Fraction(2, 34)
 
 
 def test_traders_and_barbarians_roll_reroll_many_rolls_never_show_2_or_12() -> None:

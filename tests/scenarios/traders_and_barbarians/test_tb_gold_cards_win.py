@@ -23,7 +23,8 @@ def test_traders_and_barbarians_gold_buy() -> None:
     t = table()
     t.turn_of(0)
     t.when(TraderBuyResource(seat=0, resource="ore"))
-    assert t.hand(0) == {"ore": 1} and tb(t).gold[0] == 3
+    assert t.hand(0) == {"ore": 1}
+    assert tb(t).gold[0] == 3
     t.when(TraderBuyResource(seat=0, resource="wool"))
     tb(t).gold[0] = 10
     t.rejects(TraderBuyResource(seat=0, resource="ore"), "traders_and_barbarians.gold.buy")
@@ -42,11 +43,13 @@ def test_traders_and_barbarians_gold_sell() -> None:
     t.give(0, ore=4, brick=3)
     t.rejects(TraderSellResource(seat=0, resource="brick"), "traders_and_barbarians.gold.sell")
     t.when(TraderSellResource(seat=0, resource="ore"))
-    assert t.hand(0) == {"brick": 3} and tb(t).gold[0] == 6
+    assert t.hand(0) == {"brick": 3}
+    assert tb(t).gold[0] == 6
     # At a generic harbor 3:1, at the matching 2:1 harbor 2:1.
     t.state.players[0].ratios = [3, 2, 3, 3, 3]
     t.when(TraderSellResource(seat=0, resource="brick"))
-    assert t.hand(0) == {"brick": 1} and tb(t).gold[0] == 7
+    assert t.hand(0) == {"brick": 1}
+    assert tb(t).gold[0] == 7
 
 
 def test_traders_and_barbarians_dev_deck() -> None:
@@ -54,7 +57,8 @@ def test_traders_and_barbarians_dev_deck() -> None:
     vocab = t.state.rules.vocab
     deck = dict(zip(vocab.dev_cards, t.state.deck, strict=True))
     assert deck == {**DECK, "swift_journey": 3}
-    assert deck["knight"] == 16 and sum(deck.values()) == 25
+    assert deck["knight"] == 16
+    assert sum(deck.values()) == 25
 
 
 def test_traders_and_barbarians_dev_deck_purchase_is_private() -> None:
@@ -63,7 +67,8 @@ def test_traders_and_barbarians_dev_deck_purchase_is_private() -> None:
     t.give(0, wool=1, grain=1, ore=1)
     t.script("devcard", "swift_journey")
     (bought,) = t.when(BuyDevelopmentCard(seat=0))
-    assert isinstance(bought, TraderCardBought) and bought.card == "swift_journey"
+    assert isinstance(bought, TraderCardBought)
+    assert bought.card == "swift_journey"
     for seat in (1, 2, 3, None):
         assert redact(t.state, bought, seat).card is None  # type: ignore[attr-defined]
     assert redact(t.state, bought, 0) == bought
@@ -93,7 +98,8 @@ def test_traders_and_barbarians_win_target() -> None:
     tb(t).delivered[0] = [3, 3, 3, 0]
     t.give(0, lumber=2, wool=1, ore=1)
     events = t.when(UpgradeWagon(seat=0))  # card 5: the 13th point
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 def test_traders_and_barbarians_win_target_with_harbormaster_is_14() -> None:

@@ -46,11 +46,13 @@ def move(t: Table, edge: str) -> list[object]:
 def test_traders_and_barbarians_wagon_movement_points() -> None:
     t = at_quarry()
     events = move(t, CORNER_TO_INLAND)
-    assert isinstance(events[0], WagonMovementStarted) and events[0].mp == 4  # card 1: 4 MP
+    assert isinstance(events[0], WagonMovementStarted)
+    assert events[0].mp == 4
     assert tb(t).mp == 2
     t.give(0, grain=2)
     t.when(PayGrainForMovement(seat=0))
-    assert tb(t).mp == 4 and t.hand(0) == {"grain": 1}
+    assert tb(t).mp == 4
+    assert t.hand(0) == {"grain": 1}
     t.rejects(PayGrainForMovement(seat=0), "traders_and_barbarians.wagon.movement_points")
 
 
@@ -59,7 +61,8 @@ def test_traders_and_barbarians_wagon_movement_points_grain_needed_and_before_mo
     t.rejects(PayGrainForMovement(seat=0), "traders_and_barbarians.wagon.movement_points")
     t.give(0, grain=1)
     t.when(PayGrainForMovement(seat=0))  # in the main phase: the wagon part begins with 6 MP
-    assert t.state.phase == WAGON and tb(t).mp == 6
+    assert t.state.phase == WAGON
+    assert tb(t).mp == 6
 
 
 def test_traders_and_barbarians_wagon_path() -> None:
@@ -73,14 +76,17 @@ def test_traders_and_barbarians_wagon_path_cost() -> None:
     t.road(2, t.edge(CORNER_TO_INLAND))
     tb(t).gold[0] = 5
     (_, step) = move(t, CORNER_TO_INLAND)
-    assert isinstance(step, WagonMoved) and step.mp == 1  # anyone's road: 1
+    assert isinstance(step, WagonMoved)
+    assert step.mp == 1
     t2 = at_quarry()
     (_, step) = move(t2, CORNER_TO_INLAND)
-    assert isinstance(step, WagonMoved) and step.mp == 2  # no road: 2
+    assert isinstance(step, WagonMoved)
+    assert step.mp == 2
     t3 = at_quarry()
     tb(t3).barbarians[0] = t3.edge(CORNER_TO_INLAND)
     (_, step) = move(t3, CORNER_TO_INLAND)
-    assert isinstance(step, WagonMoved) and step.mp == 4  # a barbarian: +2
+    assert isinstance(step, WagonMoved)
+    assert step.mp == 4
     assert tb(t3).mp == 0
 
 
@@ -88,12 +94,16 @@ def test_traders_and_barbarians_wagon_toll() -> None:
     t = at_quarry()
     t.road(2, t.edge(CORNER_TO_INLAND))
     (_, step) = move(t, CORNER_TO_INLAND)
-    assert isinstance(step, WagonMoved) and (step.toll, step.toll_to) == (1, 2)
-    assert tb(t).gold[0] == 4 and tb(t).gold[2] == 6
+    assert isinstance(step, WagonMoved)
+    assert (step.toll, step.toll_to) == (1, 2)
+    assert tb(t).gold[0] == 4
+    assert tb(t).gold[2] == 6
     t2 = at_quarry()
     t2.road(0, t2.edge(CORNER_TO_INLAND))
     (_, own) = move(t2, CORNER_TO_INLAND)
-    assert isinstance(own, WagonMoved) and own.toll == 0 and tb(t2).gold[0] == 5
+    assert isinstance(own, WagonMoved)
+    assert own.toll == 0
+    assert tb(t2).gold[0] == 5
 
 
 def test_traders_and_barbarians_wagon_afford() -> None:
@@ -116,7 +126,8 @@ def test_traders_and_barbarians_wagon_plaza_stop() -> None:
     t.give(0, grain=1)
     events = move(t, SPOKE)
     assert any(isinstance(e, CommodityDrawn) for e in events)
-    assert tb(t).mp == 0 and tb(t).over
+    assert tb(t).mp == 0
+    assert tb(t).over
     t.rejects(MoveWagon(seat=0, edge=t.edge(SPOKE)), "traders_and_barbarians.wagon.plaza_stop")
     t.rejects(PayGrainForMovement(seat=0), "traders_and_barbarians.wagon.plaza_stop")
     assert [type(o) for o in pending(t.state)[0].options] == [EndTurn]
@@ -130,7 +141,8 @@ def test_traders_and_barbarians_wagon_phase() -> None:
     assert t.state.phase == WAGON
     t.rejects(BuildRoad(seat=0, edge=t.edge("(1,-1)/(2,-2)")), "traders_and_barbarians.wagon.phase")
     t.when(EndTurn(seat=0))
-    assert t.state.phase == ROLL and not tb(t).moving
+    assert t.state.phase == ROLL
+    assert not tb(t).moving
     # Ending the turn from the main phase skips the move.
     t2 = at_quarry()
     before = tb(t2).wagon[0]
@@ -145,15 +157,18 @@ def test_traders_and_barbarians_commodity_draw() -> None:
     t.script("commodity", "marble")
     events = move(t, SPOKE)
     drawn = next(e for e in events if isinstance(e, CommodityDrawn))
-    assert drawn.commodity == "marble" and drawn.hex == t.hex("(2,-2)")
-    assert tb(t).cargo[0] == "marble" and tb(t).stacks[1] == [0, 5, 6, 0]
+    assert drawn.commodity == "marble"
+    assert drawn.hex == t.hex("(2,-2)")
+    assert tb(t).cargo[0] == "marble"
+    assert tb(t).stacks[1] == [0, 5, 6, 0]
     # An empty stack: the wagon stays empty.
     t2 = table()
     t2.turn_of(0)
     put_wagon(t2, 0, CORNER)
     tb(t2).stacks[1] = [0, 0, 0, 0]
     events = move(t2, SPOKE)
-    assert not any(isinstance(e, CommodityDrawn) for e in events) and tb(t2).cargo[0] == ""
+    assert not any(isinstance(e, CommodityDrawn) for e in events)
+    assert tb(t2).cargo[0] == ""
 
 
 def test_traders_and_barbarians_commodity_deliver() -> None:
@@ -166,8 +181,10 @@ def test_traders_and_barbarians_commodity_deliver() -> None:
     t.script("commodity", "sand")
     events = move(t, SPOKE)
     delivered = next(e for e in events if isinstance(e, CommodityDelivered))
-    assert delivered.commodity == "tools" and delivered.gold == 2  # card 2's gold
-    assert tb(t).gold[0] == 7 and score(t.state)[0] == vp + 1
+    assert delivered.commodity == "tools"
+    assert delivered.gold == 2
+    assert tb(t).gold[0] == 7
+    assert score(t.state)[0] == vp + 1
     assert tb(t).cargo[0] == "sand"  # then an empty wagon draws
 
 
@@ -178,7 +195,8 @@ def test_traders_and_barbarians_commodity_carry_one() -> None:
     tb(t).cargo[0] = "glass"  # the quarry needs tools only
     events = move(t, SPOKE)
     assert not any(isinstance(e, CommodityDelivered | CommodityDrawn) for e in events)
-    assert tb(t).cargo[0] == "glass" and tb(t).stacks[1] == [0, 6, 6, 0]
+    assert tb(t).cargo[0] == "glass"
+    assert tb(t).stacks[1] == [0, 6, 6, 0]
 
 
 def test_traders_and_barbarians_wagon_upgrade() -> None:
@@ -187,7 +205,9 @@ def test_traders_and_barbarians_wagon_upgrade() -> None:
     t.rejects(UpgradeWagon(seat=0), "traders_and_barbarians.wagon.upgrade")
     t.give(0, lumber=1, wool=1, ore=1)
     (e,) = t.when(UpgradeWagon(seat=0))
-    assert isinstance(e, WagonUpgraded) and e.level == 2 and t.hand(0) == {}
+    assert isinstance(e, WagonUpgraded)
+    assert e.level == 2
+    assert t.hand(0) == {}
     tb(t).level[0] = 5
     t.give(0, lumber=2, wool=1, ore=1)
     t.rejects(UpgradeWagon(seat=0), "traders_and_barbarians.wagon.upgrade")
@@ -215,7 +235,8 @@ def test_traders_and_barbarians_dev_swift_journey() -> None:
     move(t, SPOKE)  # the first movement ends at the plaza
     assert tb(t).over
     t.when(PlaySwiftJourney(seat=0))
-    assert tb(t).mp == 4 and not tb(t).over  # a second full movement
+    assert tb(t).mp == 4
+    assert not tb(t).over
     move(t, SPOKE)
     assert tb(t).wagon[0] == t.vertex(CORNER)
 
@@ -224,10 +245,12 @@ def test_traders_and_barbarians_dev_swift_journey_before_moving_and_ending_early
     t = at_quarry()
     t.give_dev(0, "swift_journey")
     t.when(PlaySwiftJourney(seat=0))
-    assert t.state.phase == MAIN and tb(t).second
+    assert t.state.phase == MAIN
+    assert tb(t).second
     move(t, CORNER_TO_INLAND)
     t.when(EndWagonMovement(seat=0))
-    assert tb(t).mp == 4 and not tb(t).second
+    assert tb(t).mp == 4
+    assert not tb(t).second
     t.rejects(EndWagonMovement(seat=0), "traders_and_barbarians.dev.swift_journey")
     t2 = table()
     t2.turn_of(0)
