@@ -21,6 +21,8 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.traders_and_barbarians import install as rules_install
 from services.rules.engine.scenarios.traders_and_barbarians.advice import ADVICE
 from services.rules.engine.scenarios.traders_and_barbarians.data import NAME
+from services.rules.engine.scenarios.traders_and_barbarians.drawing import draw
+from services.rules.engine.scenarios.traders_and_barbarians.narration import NARRATION
 from services.rules.engine.state import Rules, State
 
 NO_ROBBER = ("there is no robber in Traders & Barbarians (combinations.md §13.3): the three "
@@ -36,7 +38,11 @@ class TradersAndBarbarians(Module[State, None]):
     map = NAME
     maps = "services.rules.engine.scenarios.traders_and_barbarians.maps"
     advice = ADVICE
+    narration = NARRATION
     conflicts = {"friendly-robber": NO_ROBBER}
+
+    def __init__(self) -> None:
+        self.drawing = draw  # an instance attribute: called as a plain function
 
     def install(self, rules: Rules, params: Any) -> None:
         rules_install.install(rules, params)
