@@ -108,5 +108,7 @@ RULE_TEXTS = {
     P + "gold.sell": "Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
     P + "gold.not_resource": "Gold is not a resource card.",
     P + "win.target": "The game is won with 13 VP (14 with Harbormaster).",
+    P + "event_cards.robber_attacks": "With Event Cards, Robber Attacks is resolved as this scenario's 7.",
+    P + "event_cards.robber_flees": "With Event Cards, Robber Flees has no effect.",
 }
 register(RULE_TEXTS)

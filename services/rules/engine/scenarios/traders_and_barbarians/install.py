@@ -34,6 +34,7 @@ from events.traders_and_barbarians import (
 )
 from services.rules.engine.base import scoring
 from services.rules.engine.base.building import setup_round
+from services.rules.engine.base.turn import base_roll
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
 from services.rules.engine.ruleset import SetupRound
 from services.rules.engine.scenarios.traders_and_barbarians import (
@@ -138,7 +139,8 @@ def install(rules: Rules, params: Any) -> None:
     rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
     rules.ext(EXT, init, TradersState.copy, TradersState.dump, TradersState.load)
     rules.view_ext[EXT] = view_ext
-    rules.roll = roll
+    if rules.roll is base_roll:  # Event Cards draws a card instead, whatever the order
+        rules.roll = roll
     rules.seven_stage = barbarians.seven_stage
     # No Longest Road (`road.no_longest`).
     rules.derivers = [(t, f) for t, f in rules.derivers if f is not scoring.derive_longest_road]

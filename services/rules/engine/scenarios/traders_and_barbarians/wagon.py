@@ -45,6 +45,7 @@ from services.rules.engine.scenarios.traders_and_barbarians.data import (
     card,
 )
 from services.rules.engine.state import MAIN, NO_ONE, State
+from services.rules.engine.variants.event_cards_deck import NAME as EVENT_CARDS
 
 GRAIN = 3
 NO_ROAD_MP = 2
@@ -55,18 +56,25 @@ BRIDGE_TOLL = 2
 
 
 def step_cost(state: State, edge: int) -> int:
-    """MP of one path (`wagon.path_cost`): 2 without a road, 1 with any route piece, +2 with a
-    barbarian."""
-    cost = ROAD_MP if state.edge_owner[edge] != NO_ONE else NO_ROAD_MP
+    """MP of one path (`wagon.path_cost`): 2 without a road or with a road damaged by Event
+    Cards' Earthquake, 1 with any route piece, +2 with a barbarian."""
+    cost = ROAD_MP if state.edge_owner[edge] != NO_ONE and not damaged(state, edge) else NO_ROAD_MP
     if edge in tb(state).barbarians:
         cost += BARBARIAN_MP
     return cost
 
 
+def damaged(state: State, edge: int) -> bool:
+    """Whether `edge` holds a road damaged by Event Cards' Earthquake."""
+    events = state.ext.get(EVENT_CARDS)
+    return events is not None and edge in events.damaged
+
+
 def toll(state: State, seat: int, edge: int) -> tuple[int, int | None]:
-    """(gold, to whom) for using `edge` (`wagon.toll`): another seat's road 1, its bridge 2."""
+    """(gold, to whom) for using `edge` (`wagon.toll`): another seat's road 1, its bridge 2; a
+    damaged road is a path without a road (a Decision: no toll)."""
     owner = state.edge_owner[edge]
-    if owner in (NO_ONE, seat) or owner >= state.n:
+    if owner in (NO_ONE, seat) or owner >= state.n or damaged(state, edge):
         return 0, None
     bridges = state.players[owner].pieces.get("bridge", ())
     return (BRIDGE_TOLL if edge in bridges else TOLL), owner
