@@ -48,6 +48,13 @@ class MoveBarbarianOnPath(Command, frozen=True, kw_only=True):
     edge: int
 
 
+class MoveBarbarianWithTokens(Command, frozen=True, kw_only=True):
+    """Catan for Two's token action: a barbarian to a free path without a road (§10.14)."""
+
+    barbarian: int
+    edge: int
+
+
 class UpgradeWagon(Command, frozen=True, kw_only=True):
     """Pay for the next wagon card (§10.8)."""
 
@@ -79,7 +86,8 @@ class WagonMovementStarted(Event, frozen=True, kw_only=True):
 
 
 class WagonMoved(Event, frozen=True, kw_only=True):
-    """One step: `mp` points spent, `toll` gold paid to `toll_to` (None: no toll)."""
+    """One step: `mp` points spent, `toll` gold paid; `to_bank` of it goes to the supply (a
+    neutral road with Catan for Two), the rest to `toll_to` (None: nobody)."""
 
     seat: int
     edge: int
@@ -87,6 +95,7 @@ class WagonMoved(Event, frozen=True, kw_only=True):
     mp: int
     toll: int
     toll_to: int | None
+    to_bank: int = 0
 
 
 class MovementPointsBought(Event, frozen=True, kw_only=True):
@@ -139,6 +148,15 @@ class BarbarianMovedOnPath(Event, frozen=True, kw_only=True):
     edge: int
     cause: BarbarianCause
     victim: int | None
+
+
+class BarbarianMovedWithTokens(Event, frozen=True, kw_only=True):
+    """Catan for Two's token action paid with `tokens`: the barbarian now stands on `edge`."""
+
+    seat: int
+    barbarian: int
+    edge: int
+    tokens: int
 
 
 class WagonUpgraded(Event, frozen=True, kw_only=True):

@@ -36,7 +36,7 @@ class TradersState:
 
     __slots__ = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
                  "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
-                 "pending", "pending_barbarian", "resume", "draws", "throws")
+                 "pending", "pending_barbarian", "resume", "draws", "throws", "built")
 
     def __init__(self, seats: int, barbarians: list[int]) -> None:
         self.gold = [START_GOLD] * seats
@@ -60,13 +60,16 @@ class TradersState:
         self.resume = ""  # the phase a Knight's relocation returns to
         self.draws = 0  # commodity draws so far (chance keys)
         self.throws = 0  # drive-off throws so far (chance keys)
+        self.built = (NO_ONE, NO_ONE)  # (seat, vertex) of the last building placed
 
     def copy(self) -> TradersState:
         t = TradersState.__new__(TradersState)
         for name in TradersState.__slots__:
             value = getattr(self, name)
-            if isinstance(value, list):
+            if isinstance(value, list | tuple):
                 value = [v[:] if isinstance(v, list) else v for v in value]
+                if name == "built":
+                    value = (value[0], value[1])
             setattr(t, name, value)
         return t
 

@@ -108,6 +108,9 @@ RULE_TEXTS = {
     P + "gold.sell": "Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
     P + "gold.not_resource": "Gold is not a resource card.",
     P + "win.target": "The game is won with 13 VP (14 with Harbormaster).",
+    P + "two_player.neutral_toll": "With Catan for Two a toll on a neutral road goes half (rounded up) to the bank, half (rounded down) to the opponent.",
+    P + "two_player.token_barbarian": "With Catan for Two a token action may relocate a barbarian to a free, road-less path.",
+    P + "two_player.trade_hex_token": "With Catan for Two a settlement touching a trade hex earns 1 extra trade token.",
     P + "event_cards.robber_attacks": "With Event Cards, Robber Attacks is resolved as this scenario's 7.",
     P + "event_cards.robber_flees": "With Event Cards, Robber Flees has no effect.",
 }

@@ -43,6 +43,7 @@ from services.rules.engine.scenarios.traders_and_barbarians import (
     cards,
     gold,
     prompts,
+    two_player,
     wagon,
 )
 from services.rules.engine.scenarios.traders_and_barbarians.common import (
@@ -115,6 +116,7 @@ def wrap_setup_city(rules: Rules) -> None:
     def evolve(state: State, e: SettlementBuilt) -> None:
         if state.phase == SETUP and setup_round(state).piece == "city":
             tb(state).wagon[e.seat] = e.vertex
+        two_player.record_built(state, e)
         built(state, e)
 
     rules.evolve_with(SettlementBuilt, evolve)
@@ -143,7 +145,7 @@ def install(rules: Rules, params: Any) -> None:
         rules.roll = roll
     rules.seven_stage = barbarians.seven_stage
     # No Longest Road (`road.no_longest`).
-    rules.derivers = [(t, f) for t, f in rules.derivers if f is not scoring.derive_longest_road]
+    rules.longest_road = False
     rules.settlement_blocked.append(board.settlement_blocked)
     rules.road_blocked.append(board.road_blocked)
     rules.vp_bonus.append(vp_bonus)
@@ -184,5 +186,6 @@ def install(rules: Rules, params: Any) -> None:
     barbarians.wrap_knight(rules)
     wrap_setup_city(rules)
     wrap_turn_end(rules)
+    two_player.install(rules)
     # Points this scenario adds are checked for victory like a build.
     rules.derive((CommodityDelivered, WagonUpgraded, TraderCardBought), scoring.derive_victory)

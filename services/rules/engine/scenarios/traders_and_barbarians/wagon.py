@@ -70,14 +70,21 @@ def damaged(state: State, edge: int) -> bool:
     return events is not None and edge in events.damaged
 
 
-def toll(state: State, seat: int, edge: int) -> tuple[int, int | None]:
-    """(gold, to whom) for using `edge` (`wagon.toll`): another seat's road 1, its bridge 2; a
-    damaged road is a path without a road (a Decision: no toll)."""
+def toll(state: State, seat: int, edge: int) -> tuple[int, int | None, int]:
+    """(gold paid, the seat paid, the part going to the supply) for using `edge`
+    (`wagon.toll`): another seat's road 1, its bridge 2; a damaged road is a path without a
+    road (a Decision: no toll). A neutral road (Catan for Two's board-only owners,
+    `two_player.neutral_toll`): the supply takes the larger half, the opponent the rest."""
     owner = state.edge_owner[edge]
-    if owner in (NO_ONE, seat) or owner >= state.n or damaged(state, edge):
-        return 0, None
+    if owner in (NO_ONE, seat) or damaged(state, edge):
+        return 0, None, 0
     bridges = state.players[owner].pieces.get("bridge", ())
-    return (BRIDGE_TOLL if edge in bridges else TOLL), owner
+    gold = BRIDGE_TOLL if edge in bridges else TOLL
+    if owner >= state.n:
+        to_bank = (gold + 1) // 2
+        opponent = (seat + 1) % state.n
+        return gold, (opponent if gold > to_bank else None), to_bank
+    return gold, owner, 0
 
 
 def movement_mp(state: State, seat: int) -> int:
@@ -119,14 +126,15 @@ def move_wagon(state: State, cmd: MoveWagon, dealer: Dealer) -> list[Event]:
             or not places(state.board).is_path[e]:
         raise reject(P + "wagon.path", "the wagon moves along a path from where it stands")
     cost = step_cost(state, e)
-    gold, owner = toll(state, seat, e)
+    gold, owner, to_bank = toll(state, seat, e)
     if cost > movement_mp(state, seat) or gold > t.gold[seat]:
         raise reject(P + "wagon.afford",
                      f"the step costs {cost} MP and {gold} gold; the wagon has "
                      f"{movement_mp(state, seat)} MP and {t.gold[seat]} gold")
     to = other_end(state, e, at)
     events = start(state, seat)
-    events.append(WagonMoved(seat=seat, edge=e, vertex=to, mp=cost, toll=gold, toll_to=owner))
+    events.append(WagonMoved(seat=seat, edge=e, vertex=to, mp=cost, toll=gold, toll_to=owner,
+                             to_bank=to_bank))
     trade = places(state.board).plaza_of.get(to)
     if trade is not None:
         events.extend(at_plaza(state, seat, trade, dealer))
@@ -202,9 +210,9 @@ def evolve_moved(state: State, e: WagonMoved) -> None:
     t = tb(state)
     t.wagon[e.seat] = e.vertex
     t.mp -= e.mp
+    t.gold[e.seat] -= e.toll
     if e.toll_to is not None:
-        t.gold[e.seat] -= e.toll
-        t.gold[e.toll_to] += e.toll
+        t.gold[e.toll_to] += e.toll - e.to_bank
     if e.vertex in places(state.board).plaza_of:  # entering a plaza ends the movement
         if t.second:
             t.second = False
