@@ -72,18 +72,22 @@ def format_result(r: dict[str, Any]) -> str:
     else:
         outcome = f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP"
     harbor = any(p["harbor_points"] is not None for p in r["players"])
+    module = harbor or any(p["module_vp"] for p in r["players"])  # a scenario's own points
     columns = ["seat", "bot", "VP", "settl.", "cities", "awards", "VP cards"]
-    columns += ["module VP", "harbor pts"] if harbor else []
+    columns += ["module VP"] if module else []
+    columns += ["harbor pts"] if harbor else []
     columns += ["roads", "knights"]
     rows = []
     for p in r["players"]:
         row = [p["seat"], p["bot"], p["vp"], p["settlements"], p["cities"],
                ", ".join(p["awards"]) or "-", p["vp_cards"]]
-        row += [p["module_vp"], p["harbor_points"]] if harbor else []
+        row += [p["module_vp"]] if module else []
+        row += [p["harbor_points"]] if harbor else []
         row += [p["roads"], p["knights"]]
         rows.append([str(x) for x in row])
     note = ("VP = settlements + 2 x cities + 2 per award (longest road, largest army)"
-            + (" + module VP (harbormaster 2)" if harbor else "") + " + VP cards")
+            + (" + module VP (harbormaster 2)" if harbor else " + module VP" if module else "")
+            + " + VP cards")
     return "\n".join([
         f"game {r['game_id']}: {r['events']} events, {r['turns']} turns",
         f"rules: {rules_text(r)}; play to {r['vp_target']} VP",
