@@ -30,6 +30,7 @@ from events.types import RESOURCE_INDEX, bundle_to_vector
 from services.rules.engine.advice import Advice, BotSense, offered
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS
+from services.rules.engine.scenarios.traders_and_barbarians.common import places
 from services.rules.engine.scenarios.traders_and_barbarians.data import NAME, NEEDS, TRADE_HEXES
 from services.rules.engine.views import board_of
 
@@ -84,26 +85,24 @@ class TradersAdvice(Advice):
     # --- the wagon ---------------------------------------------------------------------------
 
     def targets(self, view: View, board: Board, seat: int) -> set[int]:
-        """The plazas worth heading for."""
+        """The plazas worth heading for: where the cargo is needed, else where tokens are."""
         tb = view.ext[EXT]
         cargo = tb["cargo"][seat]
-        plazas = {}
-        for i, kind in enumerate(TRADE_HEXES):
-            h = next(j for j, t in enumerate(board.hex_terrain) if t == kind)
-            plazas[kind] = board.parse_vertex("/".join([board.hex_name(h)] * 3))
-            del i
+        plazas = places(board).plazas
         if cargo:
-            return {plazas[k] for k in TRADE_HEXES if cargo in NEEDS[k]}
-        return {plazas[k] for k in TRADE_HEXES if any(tb["stacks"][k].values())}
+            return {v for v, kind in zip(plazas, TRADE_HEXES, strict=True) if cargo in NEEDS[kind]}
+        return {v for v, kind in zip(plazas, TRADE_HEXES, strict=True)
+                if any(tb["stacks"][kind].values())}
 
     def route(self, view: View, seat: int) -> list[int]:
-        """The cheapest route's edges from the wagon to a target plaza."""
+        """The edges of the cheapest route from the wagon to a target plaza (MP, a toll
+        counted as 1 more); other plazas are not passed through."""
         board = self.board(view)
+        at = places(board)
         tb = view.ext[EXT]
         topo = board.topo
         start = tb["wagons"][seat]
         targets = self.targets(view, board, seat)
-        plazas = {v for v in range(len(topo.vertices)) if len(set(topo.vertices[v])) == 1}
         owner: dict[int, int] = {e: p.seat for p in view.players for e in p.roads}
         barbarians = set(tb["barbarians"])
         best = {start: 0}
@@ -117,13 +116,11 @@ class TradersAdvice(Advice):
                     e, v = back[v]
                     path.append(e)
                 return path[::-1]
-            if d > best.get(v, BIG) or (v in plazas and v != start):
+            if d > best.get(v, BIG) or (v in at.plaza_of and v != start):
                 continue
             for e, w in zip(topo.vertex_edges[v], topo.vertex_neighbours[v], strict=True):
-                if not topo.edge_is_land[e] or not topo.vertex_is_land[w]:
+                if not at.is_path[e]:
                     continue
-                if len(topo.vertex_land_hexes[w]) == 1 and w not in plazas:
-                    continue  # a sea-only corner of a trade hex
                 o = owner.get(e)
                 cost = (1 if o is not None else 2) + (2 if e in barbarians else 0)
                 cost += 1 if o is not None and o != seat else 0
