@@ -18,6 +18,7 @@ from events.traders_and_barbarians import (
     MoveWagon,
     TraderCardBought,
 )
+from services.cli.result import format_result
 from services.render.narrate import Context, narrate
 from services.render.text import render_board
 
@@ -42,6 +43,8 @@ def test_play_replay_and_audit_through_redis(hexlog: Hexlog) -> None:
     assert game["vp_target"] == 13
     assert game["winner"] is not None
     assert game["scores"][game["winner"]] >= 13
+    assert any(p["module_vp"] > 0 for p in game["players"])  # deliveries, wagon card 5
+    assert "module VP" in format_result(game)  # the text table adds up
     shown = hexlog.run("replay", game["game_id"])
     assert shown.code == 0, shown.err
     assert "'s wagon travels along" in shown.out
