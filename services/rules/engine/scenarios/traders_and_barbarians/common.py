@@ -36,7 +36,7 @@ class TradersState:
 
     __slots__ = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
                  "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
-                 "pending", "pending_barbarian", "resume", "draws", "throws", "built")
+                 "pending", "pending_barbarian", "resume", "draws", "throws", "built", "trade_gold")
 
     def __init__(self, seats: int, barbarians: list[int]) -> None:
         self.gold = [START_GOLD] * seats
@@ -61,6 +61,7 @@ class TradersState:
         self.draws = 0  # commodity draws so far (chance keys)
         self.throws = 0  # drive-off throws so far (chance keys)
         self.built = (NO_ONE, NO_ONE)  # (seat, vertex) of the last building placed
+        self.trade_gold = [0, 0]  # the open offer's gold: (the proposer gives, it gets)
 
     def copy(self) -> TradersState:
         t = TradersState.__new__(TradersState)

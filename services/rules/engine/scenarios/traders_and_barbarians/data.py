@@ -107,6 +107,7 @@ RULE_TEXTS = {
     P + "gold.buy": "2 gold buy 1 resource, at most twice per turn, while the bank has it.",
     P + "gold.sell": "Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
     P + "gold.not_resource": "Gold is not a resource card.",
+    P + "gold.trade": "In a domestic trade the active player may give or ask gold on one side; each side must hold what it gives.",
     P + "win.target": "The game is won with 13 VP (14 with Harbormaster).",
     P + "two_player.neutral_toll": "With Catan for Two a toll on a neutral road goes half (rounded up) to the bank, half (rounded down) to the opponent.",
     P + "two_player.token_barbarian": "With Catan for Two a token action may relocate a barbarian to a free, road-less path.",

@@ -42,6 +42,7 @@ from services.rules.engine.scenarios.traders_and_barbarians import (
     board,
     cards,
     gold,
+    gold_trades,
     prompts,
     two_player,
     wagon,
@@ -106,6 +107,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "moving": t.moving,
         "grain_paid": t.grain_paid,
         "gold_buys": t.buys,
+        "trade_gold": t.trade_gold[:] if state.trade is not None else None,
     }
 
 
@@ -187,5 +189,6 @@ def install(rules: Rules, params: Any) -> None:
     wrap_setup_city(rules)
     wrap_turn_end(rules)
     two_player.install(rules)
+    gold_trades.install(rules)
     # Points this scenario adds are checked for victory like a build.
     rules.derive((CommodityDelivered, WagonUpgraded, TraderCardBought), scoring.derive_victory)
