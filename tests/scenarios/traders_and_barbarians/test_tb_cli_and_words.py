@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tb_helpers import CORNER, SPOKE, put_wagon, table, tb
+from tb_helpers import CORNER, QUARRY_PLAZA, SPOKE, put_wagon, table, tb
 
 from events.traders_and_barbarians import (
     BarbarianDriveOffTried,
@@ -81,3 +81,6 @@ def test_the_scenario_draws_barbarians_wagons_and_stacks() -> None:
     board = render_board(t.state)
     assert board.count("X") >= 2  # barbarians on paths
     assert "12 left" in board
+    put_wagon(t, 1, QUARRY_PLAZA)
+    tb(t).cargo[1] = "sand"
+    assert "12 left @1s" in render_board(t.state)  # a wagon on a plaza, with its sand
