@@ -5,8 +5,8 @@ road to build, the wagon part of the turn begins: the wagon heads for the plaza 
 commodity (an empty wagon: the nearest plaza with tokens left), along the cheapest route in MP
 (tolls count as MP; other plazas are not passed through, entering one ends the movement). On
 the way it pays grain when that buys the next step, tries every barbarian it may, and plays
-Swift Journey. First thing in the main phase it upgrades the wagon (up to card 3) and buys a
-missing resource with spare gold. A barbarian it moves goes onto the leader's road (a steal),
+Swift Journey. First thing in the main phase it plays a Knight on a barbarian in the wagon's
+way, upgrades the wagon (up to card 3) and buys a missing resource with spare gold. A barbarian it moves goes onto the leader's road (a steal),
 taken from our own roads or wagon route first.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 
-from events.commands import BuildRoad, Command, EndTurn
+from events.commands import BuildRoad, Command, EndTurn, PlayKnight
 from events.prompts import Prompt, View
 from events.traders_and_barbarians import (
     EndWagonMovement,
@@ -57,6 +57,9 @@ class TradersAdvice(Advice):
         if tb is None:
             return None
         seat = prompt.seat
+        knight = offered(prompt, PlayKnight)
+        if knight is not None and set(self.route(view, seat)) & set(tb["barbarians"]):
+            return knight  # a barbarian on the wagon's way: move it (onto the leader's road)
         upgrade = offered(prompt, UpgradeWagon)
         if upgrade is not None and tb["levels"][seat] < UPGRADE_TO:
             return upgrade
