@@ -128,6 +128,9 @@ class Ruleset(Generic[ST]):
     costs: dict[str, tuple[int, ...]] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
     base_target: int = 10
+    # False: the game has no Longest Road card (Traders & Barbarians); every deriver that
+    # would award it, whichever module registered it, gives nothing.
+    longest_road: bool = True
     dev_deck: tuple[int, ...] = ()
     setup_rounds: tuple[SetupRound, ...] = BASE_SETUP
     # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
