@@ -99,7 +99,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from services.projections.app import run as run_projections
 
             run_projections(url)
+        elif args.service == "gateway":
+            from services.gateway.app import run as run_gateway
+
+            run_gateway(url, args.host, args.port)
+        elif args.service == "matrix":
+            from services.chat.matrix import run as run_matrix
+
+            run_matrix(args.gateway, args.homeserver, args.matrix_user)
     return 0
+
+
+def add_gateway_options(p: Any) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="gateway: the address to listen on")
+    p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
+    p.add_argument("--gateway", default="http://127.0.0.1:8080",
+                   help="matrix: the gateway's URL")
+    p.add_argument("--homeserver", default="",
+                   help="matrix: the homeserver's URL (default $MATRIX_HOMESERVER)")
+    p.add_argument("--matrix-user", default="",
+                   help="matrix: the bot's user id, e.g. @catan:example.org (default "
+                        "$MATRIX_USER; its access token in $MATRIX_TOKEN)")
 
 
 BOTS_HELP = ("the bot pools to serve, comma-separated: shipped names (random, heuristic), or "
@@ -110,15 +130,17 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="run one service in the foreground",
                        description="Run one service in the foreground, on $REDIS_URL or on the "
                                    "embedded Valkey of the data dir (started, or attached to).")
-    p.add_argument("service", choices=["rules", "bots", "projections"],
+    p.add_argument("service", choices=["rules", "bots", "projections", "gateway", "matrix"],
                    help="rules: commands in, events out; bots: a bot worker; projections: "
-                        "game summaries and tournament standings")
+                        "game summaries and tournament standings; gateway: the HTTP lobby "
+                        "and game streams; matrix: the Matrix chat adapter (a gateway client)")
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
                    help="rules: one XREADGROUP over all partitions (single server, default) or a "
                         "FastStream subscriber per partition (needed on a Redis Cluster)")
+    add_gateway_options(p)
     add_server_options(p)
     p.set_defaults(func=cmd_serve)
 
