@@ -296,9 +296,11 @@ class Gateway:
         has counted the stream (`open_stream`); it is uncounted when the lines end."""
         try:
             table = await self.table(table_id)
+            if table.status == "open" and after is None:
+                after = 1  # opened before the start: every event from the first on
             while table.status == "open":
                 yield None
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(0.25)
                 table = await self.table(table_id)
             meta = await self.client.meta(table.game_id) or {}
             deadline = int(meta.get("deadline_ms") or table.deadline_ms)
@@ -373,7 +375,7 @@ def ndjson(line: Line | None) -> bytes:
 
 def sse(line: Line | None) -> ServerSentEventMessage:
     if line is None:
-        return ServerSentEventMessage(comment="keep-alive")
+        return ServerSentEventMessage(data=None, comment="keep-alive")
     version = line.get("version")
     return ServerSentEventMessage(data=msgspec.json.encode(line).decode(), event=line["type"],
                                   id=version if line["type"] == "event" else None)
