@@ -51,14 +51,16 @@ async def read_sse(base: str, table: str) -> list[dict[str, Any]]:
 
 
 def assert_nothing_hidden(lines: list[dict[str, Any]], secrets: list[str], seed: str) -> None:
-    assert lines[0]["type"] == "gameFull" and lines[0]["seat"] is None
+    assert lines[0]["type"] == "gameFull"
+    assert lines[0]["seat"] is None
     assert all(line["type"] != "prompt" for line in lines)
     for player in lines[0]["view"]["players"]:
-        assert player["hand"] is None and player["dev_hand"] is None and player["vp"] is None
+        assert (player["hand"], player["dev_hand"], player["vp"]) == (None, None, None)
     for line in lines:
         text = json.dumps(line)
         assert not any(s in text for s in secrets), "a credential in a spectator's line"
-        assert '"mac"' not in text and '"key"' not in text
+        assert '"mac"' not in text
+        assert '"key"' not in text
         if line["type"] == "event":
             event = line["event"]
             if event["type"] in HIDDEN_EVENTS:
@@ -101,7 +103,8 @@ async def test_a_seat_sees_its_own_hand_and_only_its_own(gateway: str) -> None:
     full = await first_line(gateway, table, joined["token"])
     players = full["view"]["players"]
     assert players[1]["hand"] is not None
-    assert players[0]["hand"] is None and players[2]["hand"] is None
+    assert players[0]["hand"] is None
+    assert players[2]["hand"] is None
 
 
 async def first_line(base: str, table: str, token: str, after: int | None = None,
@@ -124,6 +127,7 @@ async def test_a_stream_resumes_after_a_version(gateway: str) -> None:
     lines = await read_ndjson(gateway, table)
     last = [x for x in lines if x["type"] == "event"][-1]
     resumed = await read_ndjson(gateway, table, after=last["version"] - 5)
-    assert resumed[0]["type"] == "gameFull" and resumed[0]["version"] == last["version"]
+    assert resumed[0]["type"] == "gameFull"
+    assert resumed[0]["version"] == last["version"]
     assert [x["version"] for x in resumed[1:]] == list(range(last["version"] - 4,
                                                              last["version"] + 1))
