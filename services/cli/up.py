@@ -17,7 +17,7 @@ from types import FrameType
 from typing import Any
 
 from services.cli.errors import UsageError
-from services.cli.options import add_server_options, at_least
+from services.cli.options import add_server_options, at_least, positive_seconds
 from services.cli.registry import COMMANDS
 
 
@@ -84,6 +84,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from services.runtime.logging import configure
 
     configure(args.log_level)
+    if args.service == "matrix":  # a client of the gateway: no Redis of its own
+        from services.chat.matrix import run as run_matrix
+        from services.chat.tables import Settings
+
+        settings = Settings(fill=args.fill, deadline_ms=int(args.deadline_s * 1000),
+                            warn_s=args.warn_s)
+        run_matrix(args.gateway, args.homeserver, args.matrix_user, settings, args.health_port)
+        return 0
     specs = check_bots(args.bots) if args.service == "bots" else []
     with server_for(args, "serve") as server:
         url = server.url
@@ -101,18 +109,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
             run_projections(url)
         elif args.service == "gateway":
             from services.gateway.app import run as run_gateway
+            from services.gateway.limits import limits_from
 
-            run_gateway(url, args.host, args.port)
-        elif args.service == "matrix":
-            from services.chat.matrix import run as run_matrix
-
-            run_matrix(args.gateway, args.homeserver, args.matrix_user)
+            run_gateway(url, args.host, args.port, limits_from(args.limit))
     return 0
+
+
+def gateway_limit(text: str) -> str:
+    from services.gateway.limits import parse_limit
+
+    try:
+        parse_limit(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def add_gateway_options(p: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="gateway: the address to listen on")
     p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
+    p.add_argument("--limit", action="append", type=gateway_limit, default=[],
+                   metavar="KIND=RATE/BURST",
+                   help="gateway: requests per second and burst per client, for KIND lobby "
+                        "(2/20), commands (20/40, per seat), streams (50/400) or reads (20/60); "
+                        "repeatable")
     p.add_argument("--gateway", default="http://127.0.0.1:8080",
                    help="matrix: the gateway's URL")
     p.add_argument("--homeserver", default="",
@@ -120,6 +140,14 @@ def add_gateway_options(p: Any) -> None:
     p.add_argument("--matrix-user", default="",
                    help="matrix: the bot's user id, e.g. @catan:example.org (default "
                         "$MATRIX_USER; its access token in $MATRIX_TOKEN)")
+    p.add_argument("--fill", default="heuristic",
+                   help="matrix: the bot pool that takes the empty seats at `!catan start`")
+    p.add_argument("--deadline-s", type=positive_seconds, default=120.0,
+                   help="matrix: seconds a player has for each move (default 120)")
+    p.add_argument("--warn-s", type=positive_seconds, default=15.0,
+                   help="matrix: warn this many seconds before the default move is played")
+    p.add_argument("--health-port", type=at_least(0), default=0,
+                   help="matrix: serve GET /health on this port (0: none)")
 
 
 BOTS_HELP = ("the bot pools to serve, comma-separated: shipped names (random, heuristic), or "

@@ -65,6 +65,7 @@ log = structlog.get_logger("hexlog.gateway")
 VERSION = "1"
 COMMAND_WAIT_S = 10.0
 PICTURE_CACHE = 64
+LIVE_CACHE = 10_000
 
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[!-~]+$")]
 
@@ -150,6 +151,9 @@ class Gateway:
         self.buckets = Buckets(self.limits)
         self.streams = StreamCount(self.limits)
         self.pictures: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
+        # A started table's game id and credentials never change: kept after the first
+        # command, so a command costs one round trip (its XADD) besides its token's lookup.
+        self.live: OrderedDict[str, tuple[str, Secrets]] = OrderedDict()
 
     def limit(self, kind: str, who: str) -> None:
         wait = self.buckets.take(kind, who)
@@ -209,7 +213,8 @@ class Gateway:
             raise Problem(422, f"{name}: no bot worker serves pool {pool!r}")
 
     async def start(self, table_id: str, fill: str) -> Table:
-        await self.check_pool(fill, "fill")
+        if (await self.table(table_id)).open_seats():
+            await self.check_pool(fill, "fill")
 
         async def create_game(table: Table) -> Secrets:
             request = CreateGame(
@@ -252,10 +257,7 @@ class Gateway:
 
     async def command(self, table_id: str, seat: int, data: CommandRequest,
                       wait: bool) -> CommandResult:
-        table = await self.table(table_id)
-        if table.status != "live":
-            raise Problem(409, "table: not started yet" if table.status == "open"
-                          else "table: the game is over")
+        game_id, found = await self.live_table(table_id)
         try:
             command = codec().decode_command(msgspec.json.encode(data.command))
         except CodecError as exc:
@@ -267,16 +269,13 @@ class Gateway:
             check_id("command id", command_id)
         except ValueError:
             raise Problem(400, "command_id: printable, no spaces, at most 200 characters") from None
-        found = await self.lobby.secrets(table_id)
-        if found is None:
-            raise Problem(503, "table: its credentials are missing")
-        env = CommandEnvelope(command_id=command_id, game_id=table.game_id,
+        env = CommandEnvelope(command_id=command_id, game_id=game_id,
                               expected_version=data.expected_version, command=command)
         await self.client.send(env, found.seats[seat])
         if not wait:
             return CommandResult(status="pending", command_id=command_id)
         try:
-            outcome = await self.client.outcome(command_id, table.game_id, COMMAND_WAIT_S,
+            outcome = await self.client.outcome(command_id, game_id, COMMAND_WAIT_S,
                                                 scope=seat_scope(seat))
         except ServiceError:
             return CommandResult(status="pending", command_id=command_id)
@@ -288,10 +287,27 @@ class Gateway:
                              rule_id=str(outcome.get("rule_id", "")),
                              message=str(outcome.get("message", "")))
 
+    async def live_table(self, table_id: str) -> tuple[str, Secrets]:
+        """A started table's game and credentials (409 for a table not started or over)."""
+        known = self.live.get(table_id)
+        if known is not None:
+            return known
+        table = await self.table(table_id)
+        if table.status != "live":
+            raise Problem(409, "table: not started yet" if table.status == "open"
+                          else "table: the game is over")
+        found = await self.lobby.secrets(table_id)
+        if found is None:
+            raise Problem(503, "table: its credentials are missing")
+        self.live[table_id] = (table.game_id, found)
+        while len(self.live) > LIVE_CACHE:
+            self.live.popitem(last=False)
+        return table.game_id, found
+
     # -- streams ---------------------------------------------------------------------------
 
     async def lines(self, table_id: str, token: str, seat: int | None,
-                    after: int | None) -> AsyncIterator[Line | None]:
+                    after: int | None, views: bool = False) -> AsyncIterator[Line | None]:
         """A viewer's lines; keep-alives while the table waits for its players. The caller
         has counted the stream (`open_stream`); it is uncounted when the lines end."""
         try:
@@ -304,7 +320,8 @@ class Gateway:
                 table = await self.table(table_id)
             meta = await self.client.meta(table.game_id) or {}
             deadline = int(meta.get("deadline_ms") or table.deadline_ms)
-            viewer = ViewerStream(self.redis, self.watches, table.game_id, seat, after, deadline)
+            viewer = ViewerStream(self.redis, self.watches, table.game_id, seat, after, deadline,
+                                  views)
             for _ in range(100):  # the game's first event follows the start by a moment
                 if await self.client.store.version(table.game_id):
                     break
@@ -467,13 +484,13 @@ async def send_command(request: Request[Any, Any, Any], table_id: str, data: Com
 @get("/v1/tables/{table_id:str}/stream", summary="A seat's (or a spectator's) game as NDJSON",
      media_type="application/x-ndjson")
 async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
-                        after: int | None = None) -> Stream:
+                        after: int | None = None, views: bool = False) -> Stream:
     gw = gateway_of(request)
     gw.limit("streams", client_of(request))
     token, seat = await gw.who(request, table_id, required=False)
     await gw.table(table_id)
     gw.open_stream(token)
-    lines = gw.lines(table_id, token, None if seat == OWNER else seat, after)
+    lines = gw.lines(table_id, token, None if seat == OWNER else seat, after, views)
 
     async def body() -> AsyncIterator[bytes]:
         async for line in lines:
@@ -600,11 +617,12 @@ def build_app(redis_url: str, limits: GatewayLimits | None = None) -> Litestar:
     )
 
 
-def run(redis_url: str, host: str = "127.0.0.1", port: int = 8080) -> None:
+def run(redis_url: str, host: str = "127.0.0.1", port: int = 8080,
+        limits: GatewayLimits | None = None) -> None:
     """Serve the gateway (uvicorn) until SIGTERM/SIGINT."""
     import uvicorn
 
-    config = uvicorn.Config(build_app(redis_url), host=host, port=port, log_level="warning",
+    config = uvicorn.Config(build_app(redis_url, limits), host=host, port=port, log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=3)
     log.info("gateway serving", host=host, port=port)
     uvicorn.Server(config).run()

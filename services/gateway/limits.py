@@ -80,3 +80,29 @@ class StreamCount:
                 self.by_token[token] = left
             else:
                 self.by_token.pop(token, None)
+
+
+KINDS = ("lobby", "commands", "streams", "reads")
+
+
+def parse_limit(text: str) -> tuple[str, Rate]:
+    """`commands=20/40`: a kind of request, its rate per second and its burst."""
+    kind, eq, rest = text.partition("=")
+    rate, slash, burst = rest.partition("/")
+    if not eq or kind not in KINDS:
+        raise ValueError(f"{text!r}: KIND=RATE/BURST with KIND one of {', '.join(KINDS)}")
+    try:
+        value = Rate(float(rate), float(burst) if slash else max(1.0, float(rate)))
+    except ValueError:
+        raise ValueError(f"{text!r}: RATE and BURST are numbers") from None
+    if value.per_second <= 0 or value.burst < 1:
+        raise ValueError(f"{text!r}: RATE above 0, BURST at least 1")
+    return kind, value
+
+
+def limits_from(texts: list[str]) -> GatewayLimits:
+    limits = GatewayLimits()
+    for text in texts:
+        kind, rate = parse_limit(text)
+        setattr(limits, kind, rate)
+    return limits

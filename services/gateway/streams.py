@@ -24,7 +24,9 @@ import msgspec
 from redis.asyncio import Redis
 
 from events.codec import codec
+from events.envelope import EventEnvelope
 from events.events import GameCreated
+from events.prompts import Prompt
 from services.rules.engine import evolve, initial_state, next_prompt, pending, redact, view
 from services.rules.engine.state import State
 from services.rules.prompting import deadline_member
@@ -34,6 +36,7 @@ from services.store.keys import game_keys, partition
 
 KEEPALIVE_S = 7.0  # an empty line this often, as Lichess does: proxies keep the stream open
 READ_COUNT = 1000
+RECENT = 4000  # events a watch keeps decoded for the streams of its game
 
 Line = dict[str, Any]
 
@@ -49,6 +52,16 @@ class LogWatch:
         self.users = 0
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        # The prompt the rules service waits for at a version: the same for every stream of
+        # the game, so it is worked out once (the legal moves are the costly part of a fold).
+        self.prompt_at: tuple[int, Prompt | None] = (-1, None)
+        self.recent: list[EventEnvelope] = []  # the latest events, decoded
+
+    def next_prompt(self, state: State) -> Prompt | None:
+        if self.prompt_at[0] != state.version:
+            prompts = pending(state)
+            self.prompt_at = (state.version, next_prompt(state, prompts) if prompts else None)
+        return self.prompt_at[1]
 
     def start(self) -> None:
         if self.task is None:
@@ -65,11 +78,25 @@ class LogWatch:
                 await asyncio.sleep(0.5)
                 continue
             for _, entries in cast(list[tuple[bytes, list[tuple[bytes, Any]]]], found or []):
-                if entries:
-                    last = entries[-1][0].decode()
-                    self.top = int(last.split("-", 1)[0])
-                    self.changed.set()
-                    self.changed = asyncio.Event()
+                if not entries:
+                    continue
+                for entry_id, fields in entries:
+                    version = int(entry_id.split(b"-", 1)[0])
+                    if version != self.top + 1:  # not the next one: let readers use the store
+                        self.recent.clear()
+                    self.recent.append(codec().decode_event_envelope(fields[b"__data__"]))
+                    self.top = version
+                del self.recent[:-RECENT]
+                last = entries[-1][0].decode()
+                self.changed.set()
+                self.changed = asyncio.Event()
+
+    def since(self, version: int) -> list[EventEnvelope] | None:
+        """The events after `version` this watch holds (one decode per game, not per
+        stream), or None when it does not hold them all (the reader asks the store)."""
+        if not self.recent or self.recent[0].version > version + 1:
+            return None
+        return self.recent[version + 1 - self.recent[0].version:]
 
     async def wait_beyond(self, version: int, timeout: float) -> None:
         if self.top > version:
@@ -114,7 +141,7 @@ class ViewerStream:
     """The lines one viewer (`seat`, or None for a spectator) reads of one game."""
 
     def __init__(self, redis: Redis, watches: Watches, game_id: str, seat: int | None,
-                 after: int | None = None, deadline_ms: int = 0) -> None:
+                 after: int | None = None, deadline_ms: int = 0, views: bool = False) -> None:
         self.redis = redis
         self.store = EventStore(redis)
         self.watches = watches
@@ -123,6 +150,7 @@ class ViewerStream:
         self.after = after
         self.deadline_ms = deadline_ms
         self.prompted = -1
+        self.views = views  # a `view` line after each batch (chat adapters show hands)
 
     async def lines(self) -> AsyncIterator[Line | None]:
         """The stream's lines; None is a keep-alive (an empty line)."""
@@ -132,11 +160,14 @@ class ViewerStream:
             yield self.full(state)
             for line in catch_up:
                 yield line
-            prompt = await self.prompt_line(state)
+            prompt = await self.prompt_line(state, watch)
             if prompt is not None:
                 yield prompt
             while not state.finished:
-                entries = await self.store.read_entries(self.game_id, state.version, READ_COUNT)
+                held = watch.since(state.version)
+                entries = held if held is not None else [
+                    codec().decode_event_envelope(e.data) for e in
+                    await self.store.read_entries(self.game_id, state.version, READ_COUNT)]
                 if not entries:
                     before = state.version
                     await watch.wait_beyond(before, KEEPALIVE_S)
@@ -145,8 +176,11 @@ class ViewerStream:
                     continue
                 for line in self.fold(state, entries):
                     yield line
-                if len(entries) < READ_COUNT:  # a whole batch: the seat may be asked now
-                    prompt = await self.prompt_line(state)
+                if held is not None or len(entries) < READ_COUNT:  # whole batches: ask now
+                    if self.views:
+                        yield {"type": "view", "version": state.version,
+                               "view": raw(view(state, self.seat))}
+                    prompt = await self.prompt_line(state, watch)
                     if prompt is not None:
                         yield prompt
         finally:
@@ -163,13 +197,12 @@ class ViewerStream:
         after = len(entries) if self.after is None else max(1, min(self.after, len(entries)))
         for e in entries[1:after]:
             evolve(state, codec().decode_event_envelope(e.data).event)
-        catch_up = list(self.fold(state, entries[after:]))
-        return state, catch_up
+        tail = [codec().decode_event_envelope(e.data) for e in entries[after:]]
+        return state, self.fold(state, tail)
 
-    def fold(self, state: State, entries: list[Any]) -> list[Line]:
+    def fold(self, state: State, envelopes: list[EventEnvelope]) -> list[Line]:
         out = []
-        for entry in entries:
-            env = codec().decode_event_envelope(entry.data)
+        for env in envelopes:
             seen = redact(state, env.event, self.seat)
             evolve(state, env.event)
             out.append({"type": "event", "version": env.version, "at": env.at,
@@ -181,16 +214,13 @@ class ViewerStream:
                 "version": state.version, "deadline_ms": self.deadline_ms,
                 "view": raw(view(state, self.seat))}
 
-    async def prompt_line(self, state: State) -> Line | None:
+    async def prompt_line(self, state: State, watch: LogWatch) -> Line | None:
         """The seat's prompt when it is the one the rules service waits for now (the order
         `next_prompt` gives), once per version."""
         if self.seat is None or state.finished or self.prompted == state.version:
             return None
-        prompts = pending(state)
-        if not prompts:
-            return None
-        p = next_prompt(state, prompts)
-        if p.seat != self.seat:
+        p = watch.next_prompt(state)
+        if p is None or p.seat != self.seat:
             return None
         self.prompted = state.version
         member = deadline_member(self.game_id, state.version, self.seat)
