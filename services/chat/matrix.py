@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from typing import Any
 
@@ -164,4 +165,6 @@ def run(gateway_url: str, homeserver: str, user: str, settings: Settings | None 
         raise SystemExit("hexlog: serve matrix needs --homeserver and --matrix-user "
                          "(or MATRIX_HOMESERVER, MATRIX_USER) and MATRIX_TOKEN or "
                          "MATRIX_PASSWORD")
+    for chatty in ("httpx", "httpcore", "nio"):  # a line per request or sync is noise here
+        logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.root.level))
     asyncio.run(main(gateway_url, homeserver, user, settings or Settings(), health_port))

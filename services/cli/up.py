@@ -49,6 +49,12 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     configure(args.log_level)
     specs = check_bots(args.bots)
+    if args.matrix and not (args.homeserver and args.matrix_user):
+        import os
+
+        if not (os.environ.get("MATRIX_HOMESERVER") and os.environ.get("MATRIX_USER")):
+            raise UsageError("--matrix needs --homeserver and --matrix-user (or "
+                             "MATRIX_HOMESERVER and MATRIX_USER), and MATRIX_TOKEN")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with server_for(args, "up", reachable=False) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
@@ -64,8 +70,24 @@ def cmd_up(args: argparse.Namespace) -> int:
             processes.Supervised("bots", processes.hexlog_command(
                 "serve", "bots", "--bots", ",".join(specs)), urls[2]),
         ]
-        say(f"supervising rules, projections and bots ({', '.join(specs)}); their logs are in "
+        if args.gateway_port:
+            limits = [w for text in args.limit for w in ("--limit", text)]
+            services.append(processes.Supervised("gateway", processes.hexlog_command(
+                "serve", "gateway", "--host", args.host, "--port", str(args.gateway_port),
+                *limits), role_url(url, "gateway")))
+        if args.matrix:
+            gateway = args.gateway or f"http://127.0.0.1:{args.gateway_port or 8080}"
+            services.append(processes.Supervised("matrix", processes.hexlog_command(
+                "serve", "matrix", "--gateway", gateway, "--homeserver", args.homeserver,
+                "--matrix-user", args.matrix_user, "--fill", args.fill,
+                "--deadline-s", str(args.deadline_s), "--warn-s", str(args.warn_s),
+                "--health-port", str(args.health_port))))
+        names = ", ".join(s.name for s in services[:2] + services[3:])
+        say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
             f"{processes.log_dir()}; Ctrl-C stops")
+        if args.gateway_port:
+            say(f"gateway: http://{args.host}:{args.gateway_port}/v1/tables "
+                f"(OpenAPI: /v1/openapi, health: /health)")
         say("in another terminal: `hexlog play` plays a game on this server, "
             "`hexlog replay GAME --follow` watches one")
         supervisor = processes.Supervisor(url, services, quiet=True,
@@ -125,15 +147,16 @@ def gateway_limit(text: str) -> str:
     return text
 
 
-def add_gateway_options(p: Any) -> None:
+def add_gateway_options(p: Any, up: bool = False) -> None:
     p.add_argument("--host", default="127.0.0.1", help="gateway: the address to listen on")
-    p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
+    if not up:
+        p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
     p.add_argument("--limit", action="append", type=gateway_limit, default=[],
                    metavar="KIND=RATE/BURST",
                    help="gateway: requests per second and burst per client, for KIND lobby "
                         "(2/20), commands (20/40, per seat), streams (50/400) or reads (20/60); "
                         "repeatable")
-    p.add_argument("--gateway", default="http://127.0.0.1:8080",
+    p.add_argument("--gateway", default="" if up else "http://127.0.0.1:8080",
                    help="matrix: the gateway's URL")
     p.add_argument("--homeserver", default="",
                    help="matrix: the homeserver's URL (default $MATRIX_HOMESERVER)")
@@ -177,6 +200,12 @@ def register(sub: Any) -> None:
                                    "restarting any that stops, until Ctrl-C. Other commands "
                                    "(play, tournament, replay --follow) attach to it.")
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
+    p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
+                   help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")
+    p.add_argument("--matrix", action="store_true",
+                   help="also run the Matrix adapter (--homeserver, --matrix-user, "
+                        "$MATRIX_TOKEN; it plays through the gateway of --gateway-port)")
+    add_gateway_options(p, up=True)
     add_server_options(p)
     p.set_defaults(func=cmd_up)
 
