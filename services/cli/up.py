@@ -49,12 +49,8 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     configure(args.log_level)
     specs = check_bots(args.bots)
-    if args.matrix and not (args.homeserver and args.matrix_user):
-        import os
-
-        if not (os.environ.get("MATRIX_HOMESERVER") and os.environ.get("MATRIX_USER")):
-            raise UsageError("--matrix needs --homeserver and --matrix-user (or "
-                             "MATRIX_HOMESERVER and MATRIX_USER), and MATRIX_TOKEN")
+    if args.matrix:
+        check_matrix(args, "--matrix")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with server_for(args, "up", reachable=False) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
@@ -101,12 +97,26 @@ def cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_matrix(args: argparse.Namespace, what: str) -> None:
+    """The Matrix adapter's account is given (UsageError before anything starts)."""
+    import os
+
+    env = os.environ.get
+    if not ((args.homeserver or env("MATRIX_HOMESERVER")) and (args.matrix_user or
+                                                               env("MATRIX_USER"))):
+        raise UsageError(f"{what} needs --homeserver and --matrix-user (or MATRIX_HOMESERVER "
+                         "and MATRIX_USER), and MATRIX_TOKEN or MATRIX_PASSWORD")
+    if not (env("MATRIX_TOKEN") or env("MATRIX_PASSWORD")):
+        raise UsageError(f"{what} needs the bot's MATRIX_TOKEN (or MATRIX_PASSWORD)")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from services.cli.server import server_for
     from services.runtime.logging import configure
 
     configure(args.log_level)
     if args.service == "matrix":  # a client of the gateway: no Redis of its own
+        check_matrix(args, "serve matrix")
         from services.chat.matrix import run as run_matrix
         from services.chat.tables import Settings
 
