@@ -294,7 +294,7 @@ class Gateway:
             return known
         table = await self.table(table_id)
         if table.status != "live":
-            raise Problem(409, "table: not started yet" if table.status == "open"
+            raise Problem(409, "table: not started yet" if table.status in ("open", "starting")
                           else "table: the game is over")
         found = await self.lobby.secrets(table_id)
         if found is None:
@@ -307,15 +307,15 @@ class Gateway:
     # -- streams ---------------------------------------------------------------------------
 
     async def lines(self, table_id: str, token: str, seat: int | None,
-                    after: int | None, views: bool = False) -> AsyncIterator[Line | None]:
+                    after: int | None, views: bool = False) -> AsyncIterator[list[Line]]:
         """A viewer's lines; keep-alives while the table waits for its players. The caller
         has counted the stream (`open_stream`); it is uncounted when the lines end."""
         try:
             table = await self.table(table_id)
-            if table.status == "open" and after is None:
+            if table.status in ("open", "starting") and after is None:
                 after = 1  # opened before the start: every event from the first on
-            while table.status == "open":
-                yield None
+            while table.status in ("open", "starting"):
+                yield []
                 await asyncio.sleep(0.25)
                 table = await self.table(table_id)
             meta = await self.client.meta(table.game_id) or {}
@@ -327,8 +327,8 @@ class Gateway:
                     break
                 await asyncio.sleep(0.05)
             log.info("stream opened", table=table_id, seat=seat)
-            async for line in viewer.lines():
-                yield line
+            async for batch in viewer.lines():
+                yield batch
         finally:
             self.streams.close(token)
 
@@ -346,7 +346,7 @@ class Gateway:
         from services.rules.record import load_record
 
         table = await self.table(table_id)
-        if table.status == "open":
+        if table.status in ("open", "starting"):
             raise Problem(409, "table: not started yet")
         version = await self.client.store.version(table.game_id)
         cached = self.pictures.get((table_id, version, kind))
@@ -386,8 +386,9 @@ def modules_problem(specs: list[ModuleSpec], seats: int) -> str:
     return ""
 
 
-def ndjson(line: Line | None) -> bytes:
-    return b"\n" if line is None else msgspec.json.encode(line) + b"\n"
+def ndjson(batch: list[Line]) -> bytes:
+    """Lines as NDJSON; an empty batch is a keep-alive, an empty line."""
+    return b"".join(msgspec.json.encode(line) + b"\n" for line in batch) or b"\n"
 
 
 def sse(line: Line | None) -> ServerSentEventMessage:
@@ -493,8 +494,8 @@ async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
     lines = gw.lines(table_id, token, None if seat == OWNER else seat, after, views)
 
     async def body() -> AsyncIterator[bytes]:
-        async for line in lines:
-            yield ndjson(line)
+        async for batch in lines:
+            yield ndjson(batch)
 
     return Stream(body(), media_type="application/x-ndjson")
 
@@ -513,8 +514,11 @@ async def sse_stream(request: Request[Any, Any, Any], table_id: str, after: int 
     lines = gw.lines(table_id, found, None if seat == OWNER else seat, after)
 
     async def body() -> AsyncIterator[ServerSentEventMessage]:
-        async for line in lines:
-            yield sse(line)
+        async for batch in lines:
+            if not batch:
+                yield sse(None)
+            for line in batch:
+                yield sse(line)
 
     return ServerSentEvent(body())
 

@@ -152,17 +152,15 @@ class ViewerStream:
         self.prompted = -1
         self.views = views  # a `view` line after each batch (chat adapters show hands)
 
-    async def lines(self) -> AsyncIterator[Line | None]:
-        """The stream's lines; None is a keep-alive (an empty line)."""
+    async def lines(self) -> AsyncIterator[list[Line]]:
+        """The stream's lines, a batch at a time (what one read of the log gives: written
+        to the client at once); an empty batch is a keep-alive (an empty line)."""
         watch = self.watches.enter(self.game_id)
         try:
             state, catch_up = await self.start()
-            yield self.full(state)
-            for line in catch_up:
-                yield line
+            batch = [self.full(state), *catch_up]
             prompt = await self.prompt_line(state, watch)
-            if prompt is not None:
-                yield prompt
+            yield batch if prompt is None else [*batch, prompt]
             while not state.finished:
                 held = watch.since(state.version)
                 entries = held if held is not None else [
@@ -172,17 +170,17 @@ class ViewerStream:
                     before = state.version
                     await watch.wait_beyond(before, KEEPALIVE_S)
                     if watch.top <= before:
-                        yield None
+                        yield []
                     continue
-                for line in self.fold(state, entries):
-                    yield line
+                batch = self.fold(state, entries)
                 if held is not None or len(entries) < READ_COUNT:  # whole batches: ask now
                     if self.views:
-                        yield {"type": "view", "version": state.version,
-                               "view": raw(view(state, self.seat))}
+                        batch.append({"type": "view", "version": state.version,
+                                      "view": raw(view(state, self.seat))})
                     prompt = await self.prompt_line(state, watch)
                     if prompt is not None:
-                        yield prompt
+                        batch.append(prompt)
+                yield batch
         finally:
             self.watches.leave(watch)
 

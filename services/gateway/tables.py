@@ -57,7 +57,7 @@ class Seat(msgspec.Struct, kw_only=True):
 
 class Table(msgspec.Struct, kw_only=True):
     id: str
-    status: Literal["open", "live", "finished"] = "open"
+    status: Literal["open", "starting", "live", "finished"] = "open"
     seats: list[Seat]
     modules: tuple[ModuleSpec, ...] = ()
     deadline_ms: int = 0
@@ -163,23 +163,39 @@ class Lobby:
 
     async def start(self, table_id: str, fill: str,
                     start: Callable[[Table], Awaitable[Secrets]]) -> Table:
-        """Fill open seats with `fill` bots and mark the table live, then create the game
-        (`start`); the secrets are kept for signing. A table starts once."""
+        """Fill open seats with `fill` bots, create the game (`start`), keep its secrets for
+        signing, then mark the table live. A table starts once; one whose game could not be
+        created is open again."""
+        filled: list[int] = []
+
         def go(t: Table) -> Table:
             if t.status != "open":
                 raise LobbyError(f"table: {t.id} has started already")
-            for i in t.open_seats():
+            filled[:] = t.open_seats()
+            for i in filled:
                 t.seats[i] = Seat(kind="bot", name=f"{fill}{i}", pool=fill)
-            if not any(s.kind == "human" for s in t.seats) and not fill:
-                raise LobbyError("fill: a table without humans needs bots")
-            t.status = "live"
+            t.status = "starting"
             t.game_id = t.id
             return t
 
+        def live(t: Table) -> Table:
+            t.status = "live"
+            return t
+
+        def failed(t: Table) -> None:
+            t.status = "open"
+            for i in filled:
+                t.seats[i] = Seat()
+
         table = await self._change(table_id, go)
-        found = await start(table)
+        try:
+            found = await start(table)
+        except BaseException:
+            await self._change(table_id, failed)
+            raise
+        # The credentials first: a seat told the game is live may send a command at once.
         await self.redis.set(secrets_key(table_id), msgspec.json.encode(found), ex=TOKEN_TTL_S)
-        return table
+        return await self._change(table_id, live)
 
     async def secrets(self, table_id: str) -> Secrets | None:
         raw = await self.redis.get(secrets_key(table_id))
