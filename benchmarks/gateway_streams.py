@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -209,10 +210,16 @@ def main() -> int:
             time.sleep(0.2)
         share = [args.tables // args.clients + (i < args.tables % args.clients)
                  for i in range(args.clients)]
+        watched = {"gateway": psutil.Process(procs[1].pid), "rules": psutil.Process(procs[0].pid)}
+        for proc in watched.values():
+            proc.cpu_percent()
         with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
             parts = pool.starmap(one_client, [(base, args.seconds, n, args.spectators)
                                               for n in share if n])
         result = report(parts, args)
+        # CPU over the whole run (set-up included): who was busy, next to the load average
+        result["cpu_percent"] = {name: round(proc.cpu_percent(), 1)
+                                 for name, proc in watched.items()}
     finally:
         for proc in procs:
             proc.terminate()

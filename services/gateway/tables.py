@@ -113,7 +113,8 @@ class Lobby:
         pipe = self.redis.pipeline(transaction=True)
         pipe.set(table_key(table.id), msgspec.json.encode(table), nx=True, ex=TOKEN_TTL_S)
         pipe.zadd(TABLES, {table.id: table.created_at})
-        done, _ = await pipe.execute()
+        pipe.zremrangebyscore(TABLES, 0, table.created_at - TOKEN_TTL_S)  # expired tables
+        done, *_ = await pipe.execute()
         if not done:
             raise LobbyError(f"table: {table.id!r} exists")
         return owner

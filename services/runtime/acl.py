@@ -55,7 +55,7 @@ def rules_for(role: str) -> str:
             "games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
             "{*}:deadlines", "pool:*", "alive:*"))
         return (f"{reads} %W~{p}:{{*}}:cmds ~{p}:gw:* +@read -@dangerous +xadd +set +del "
-                f"+zadd +zrem +expire +watch +unwatch +multi +exec +discard {CONNECTION}")
+                f"+zadd +zrem +zremrangebyscore +expire +watch +unwatch +multi +exec +discard {CONNECTION}")
     raise ValueError(f"unknown role {role!r} (roles: {', '.join(ROLES)}, or a bot pool)")
 
 

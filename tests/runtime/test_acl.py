@@ -138,6 +138,7 @@ def test_the_gateway_does_its_job(server: EmbeddedValkey, world: redis.Redis) ->
     gw.exists("hexlog:alive:rules")
     gw.set("hexlog:gw:t:x", "{}", ex=60)
     gw.zadd("hexlog:gw:tables", {"x": 1.0})
+    gw.zremrangebyscore("hexlog:gw:tables", 0, 0.5)
     with gw.pipeline(transaction=True) as pipe:
         pipe.watch("hexlog:gw:t:x")
         pipe.multi()
