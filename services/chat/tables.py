@@ -30,6 +30,7 @@ Json = dict[str, Any]
 PREFIX = "!catan"
 MAX_OPTIONS_SHOWN = 15
 MAX_TEXT = 500  # longer messages are not commands
+STALE = "service.stale"  # the rule of a command sent for a version the game has left
 
 LOBBY_HELP = f"""{PREFIX} new [--variant NAME[:k=v]] [--seats N] [--deadline SECONDS]: a new table here
 {PREFIX} join · {PREFIX} start [--bots POOL] (empty seats get bots) · {PREFIX} leave
@@ -243,10 +244,19 @@ class ChatTables:
         await self.send(game, player, command, version, direct)
 
     async def send(self, game: ChatGame, player: Player, command: Json, version: int,
-                   direct: bool) -> None:
+                   direct: bool, retries: int = 0) -> None:
+        """Send a command; `retries`: how often to send it again for the game's new version
+        when the game moved on meanwhile (a contest is not tied to a turn; a move is)."""
         command_id = f"mx-{uuid.uuid4().hex[:10]}"
         outcome = await self.gateway.command(game.table, player.token, command, version,
                                              command_id)
+        while (outcome.get("status") == "rejected" and outcome.get("rule_id") == STALE
+               and retries > 0):
+            retries -= 1
+            command_id = f"mx-{uuid.uuid4().hex[:10]}"
+            outcome = await self.gateway.command(game.table, player.token, command,
+                                                 int(outcome.get("version") or version),
+                                                 command_id)
         if outcome.get("status") == "accepted":
             await self.post_picture(game)
         elif outcome.get("status") == "rejected":
@@ -268,7 +278,7 @@ class ChatTables:
             return
         command = {"type": "ContestRuling", "seat": player.seat, "command_id": args[0],
                    "claim": " ".join(args[1:])[:280]}
-        await self.send(game, player, command, player.version, False)
+        await self.send(game, player, command, player.version, False, retries=5)
 
     # -- what the game says ----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 from redis.asyncio import Redis
@@ -33,6 +33,7 @@ from services.rules.prompting import deadline_member
 from services.rules.protocol import deadlines_key
 from services.store import EventStore
 from services.store.keys import game_keys, partition
+from services.store.streams import read
 
 KEEPALIVE_S = 7.0  # an empty line this often, as Lichess does: proxies keep the stream open
 READ_COUNT = 1000
@@ -71,13 +72,13 @@ class LogWatch:
         last = "0-0"
         while True:
             try:
-                found = await self.redis.xread({self.key: last}, count=READ_COUNT, block=5000)
+                found = await read(self.redis, {self.key: last}, count=READ_COUNT, block=5000)
             except asyncio.CancelledError:
                 raise
             except Exception:  # a dropped connection: the streams keep polling the store
                 await asyncio.sleep(0.5)
                 continue
-            for _, entries in cast(list[tuple[bytes, list[tuple[bytes, Any]]]], found or []):
+            for _, entries in found:
                 if not entries:
                     continue
                 for entry_id, fields in entries:

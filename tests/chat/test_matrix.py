@@ -4,9 +4,10 @@ real gateway, two human players as Matrix clients (matrix-nio) and two bots.
 Alice opens a table in a room (`!catan new`, a short game to 6 VP), Alice and Bob join, Alice
 starts (the empty seats get bots). Each human answers the prompts the bot sends them by direct
 message — Alice with `!move` in the room, Bob in his direct room — and Alice first tries an
-illegal move. The test checks what each client saw: hands only in direct messages, board
-pictures in the room, a clear refusal of the illegal move with its rule, the winner announced
-with the replay link; and `hexlog audit` passes on the game's record.
+illegal move, then contests its ruling from the room. The test checks what each client saw:
+hands only in direct messages, board pictures in the room, a clear refusal of the illegal move
+with its rule, the contest's verdict (upheld), the winner announced with the replay link; and
+`hexlog audit` passes on the game's record (the contest included).
 """
 
 from __future__ import annotations
@@ -198,6 +199,15 @@ async def test_a_whole_game_from_a_matrix_room(synapse: Synapse, adapter: str,
         await wait_until(lambda: any("sits at seat 1" in t for t in alice.texts(room)), 60,
                          "bob's seat")
         await alice.say(room, "!catan start")
+        await wait_until(lambda: any("`city 0` refused:" in t for t in alice.texts(room)), 120,
+                         "the refusal of the illegal move")
+        refused = next(t for t in alice.texts(room) if "`city 0` refused:" in t)
+        contested = re.search(r"!catan contest (mx-[0-9a-f]+)", refused)
+        assert contested is not None
+        await alice.say(room, f"!catan contest {contested.group(1)} a city may go anywhere")
+        await wait_until(lambda: any(f"the ruling on {contested.group(1)} is upheld" in t
+                                     for t in alice.texts(room, adapter)), 120,
+                         "the contest's verdict")
         await wait_until(lambda: any(t.startswith(("🏆", "🏁")) or " wins with " in t
                                      for t in alice.texts(room, adapter)),
                          GAME_TIMEOUT_S, "the end of the game")
