@@ -49,7 +49,10 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     configure(args.log_level)
     specs = check_bots(args.bots)
+    if args.gateway_port:
+        need_extra("gateway")
     if args.matrix:
+        need_extra("matrix")
         check_matrix(args, "--matrix")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with server_for(args, "up", reachable=False) as server:
@@ -97,6 +100,19 @@ def cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
+EXTRAS = {"gateway": ("litestar", "uvicorn"), "matrix": ("nio", "httpx")}
+
+
+def need_extra(service: str) -> None:
+    """The optional packages of a service are installed (UsageError naming the extra)."""
+    import importlib.util
+
+    missing = [m for m in EXTRAS[service] if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(f"serve {service} needs {', '.join(missing)}: "
+                         f"pip install 'hexlog[{service}]'")
+
+
 def check_matrix(args: argparse.Namespace, what: str) -> None:
     """The Matrix adapter's account is given (UsageError before anything starts)."""
     import os
@@ -115,6 +131,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from services.runtime.logging import configure
 
     configure(args.log_level)
+    if args.service in ("gateway", "matrix"):
+        need_extra(args.service)
     if args.service == "matrix":  # a client of the gateway: no Redis of its own
         check_matrix(args, "serve matrix")
         from services.chat.matrix import run as run_matrix

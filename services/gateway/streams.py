@@ -48,6 +48,7 @@ class LogWatch:
 
     def __init__(self, redis: Redis, game_id: str) -> None:
         self.redis = redis
+        self.game_id = game_id
         self.key = game_keys(game_id).ev
         self.top = 0
         self.users = 0
@@ -125,7 +126,7 @@ class Watches:
         watch.users -= 1
         if watch.users <= 0 and watch.task is not None:
             watch.task.cancel()
-            self.games.pop(watch.key.split(":g:", 1)[1].rsplit(":", 1)[0], None)
+            self.games.pop(watch.game_id, None)
 
     async def close(self) -> None:
         for watch in list(self.games.values()):
