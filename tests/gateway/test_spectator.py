@@ -131,3 +131,11 @@ async def test_a_stream_resumes_after_a_version(gateway: str) -> None:
     assert resumed[0]["version"] == last["version"]
     assert [x["version"] for x in resumed[1:]] == list(range(last["version"] - 4,
                                                              last["version"] + 1))
+    # SSE resumes from the id of the last event seen, as a browser's EventSource does.
+    async with httpx.AsyncClient(timeout=60) as client, client.stream(
+            "GET", f"{gateway}/v1/tables/{table}/events",
+            headers={"Last-Event-ID": str(last["version"] - 3)}) as resp:
+        ids = [int(text[3:].strip()) async for text in resp.aiter_lines()
+               if text.startswith("id:")]
+    assert ids == list(range(last["version"] - 2, last["version"] + 1))
+    assert call(gateway, "GET", f"/v1/tables/{table}").json()["status"] == "finished"
