@@ -35,6 +35,10 @@ USAGE = [
     (["play", "--deadline-ms", "soon"], "--deadline-ms: expected a whole number, not 'soon'"),
     (["serve", "bots", "--bots", "telepath"], "unknown bot 'telepath'"),
     (["acl", "--pools", "bad name"], "bad pool name(s) bad name"),
+    (["serve", "gateway", "--limit", "streams=fast"], "--limit: 'streams=fast': RATE and BURST"),
+    (["serve", "gateway", "--limit", "everything=1/1"], "KIND=RATE/BURST with KIND one of"),
+    (["serve", "matrix"], "serve matrix needs --homeserver and --matrix-user"),
+    (["up", "--matrix"], "--matrix needs --homeserver and --matrix-user"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ]
 
