@@ -42,11 +42,4 @@ register({
     "barbarian_attack.gold.sell": "Barbarian Attack: Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
     "barbarian_attack.gold.not_resource": "Barbarian Attack: Gold is not a resource card.",
     "barbarian_attack.win.target": "Barbarian Attack: The game is won with 12 VP (13 with Harbormaster).",
-    "barbarian_attack.two_player.foreign_knight": "Barbarian Attack: With Catan for Two a shared neutral knight joins with the first knight built, moves after the active player's knights and is never lost.",
-    "barbarian_attack.two_player.double_landing": "Barbarian Attack: With Catan for Two a settlement and its neutral settlement bring a landing each.",
-    "barbarian_attack.two_player.token_barbarian": "Barbarian Attack: With Catan for Two a token action moves one barbarian per token spent (one or two).",
-    "barbarian_attack.two_player.compensation": "Barbarian Attack: With Catan for Two compensation is 2 gold and 1 trade token.",
-    "barbarian_attack.event_cards.robber_flees": "Barbarian Attack: With Event Cards, Robber Flees has no effect.",
-    "barbarian_attack.event_cards.robber_attacks": "Barbarian Attack: With Event Cards, Robber Attacks is a 7: discards, then a steal from any player.",
-    "barbarian_attack.event_cards.knights": "Barbarian Attack: With Event Cards, Conflict and Tournament count knights on the board.",
 })
