@@ -42,6 +42,10 @@ class CaptureByIntrigue(Command, frozen=True, kw_only=True):
     hex: int
 
 
+class BeginMarch(Command, frozen=True, kw_only=True):
+    """Trading and building are over: the knights march (a march step begins it too)."""
+
+
 class MarchKnight(Command, frozen=True, kw_only=True):
     """A knight walks from path `source` to path `target` (3 paths, 5 with `boost`: 1 grain)."""
 
@@ -106,6 +110,10 @@ class BarbarianRelocatedByTreason(Event, frozen=True, kw_only=True):
 class BarbarianCapturedByIntrigue(Event, frozen=True, kw_only=True):
     seat: int
     hex: int
+
+
+class MarchBegun(Event, frozen=True, kw_only=True):
+    seat: int
 
 
 class KnightMarched(Event, frozen=True, kw_only=True):

@@ -27,7 +27,8 @@ def test_play_replay_and_audit_a_barbarian_attack_game(hexlog: Hexlog) -> None:
     played = hexlog.run("play", "--scenario", "barbarian-attack", "--seed", "ba-cli", "--json")
     assert played.code == 0, played.err
     game = json.loads(played.out)
-    assert game["winner"] is not None and game["vp_target"] == 12
+    assert game["winner"] is not None
+    assert game["vp_target"] == 12
     assert game["scores"][game["winner"]] >= 12
     shown = hexlog.run("replay", game["game_id"])
     assert shown.code == 0, shown.err
@@ -35,7 +36,8 @@ def test_play_replay_and_audit_a_barbarian_attack_game(hexlog: Hexlog) -> None:
     assert "Barbarians land on" in text
     assert "buys a development card" in text
     assert "knight marches from" in text or "raises a knight" in text
-    assert "Battle at" in text and "drive off" in text
+    assert "Battle at" in text
+    assert "drive off" in text
     checked = hexlog.run("audit", game["game_id"])
     assert checked.code == 0, checked.err
     assert "OK: every event" in checked.out

@@ -38,9 +38,12 @@ def check(state: State) -> None:
     g = geometry(state.board)
     for r in range(5):
         assert state.bank[r] + sum(p.hand[r] for p in state.players) == 19
-        assert state.bank[r] >= 0 and all(p.hand[r] >= 0 for p in state.players)
+        assert state.bank[r] >= 0
+        assert all(p.hand[r] >= 0 for p in state.players)
     assert sum(a.barbarians) + a.supply + sum(a.prisoners) == BARBARIANS
-    assert a.supply >= 0 and max(a.barbarians) <= 3 and min(a.barbarians) >= 0
+    assert a.supply >= 0
+    assert max(a.barbarians) <= 3
+    assert min(a.barbarians) >= 0
     assert all(n == 0 for h, n in enumerate(a.barbarians) if h not in g.coastal_set)
     seen: set[int] = set()
     for p in state.players:
@@ -50,7 +53,8 @@ def check(state: State) -> None:
         assert all(state.board.topo.edge_is_land[e] for e in mine)
         seen |= mine
     assert min(a.gold) >= 0
-    assert all(0 <= n <= full for n, full in zip(a.deck, DECK, strict=True)) and sum(a.deck) > 0
+    assert all(0 <= n <= full for n, full in zip(a.deck, DECK, strict=True))
+    assert sum(a.deck) > 0
     expected = []
     for p in state.players:
         vp = sum(1 for v in p.settlements if not building_conquered(state, v))

@@ -14,6 +14,7 @@ from events.barbarian_attack import (
     FROM_SUPPLY,
     AttackCardDrawn,
     BarbariansLanded,
+    BeginMarch,
     BuyResourceWithGold,
     CaptureByIntrigue,
     ChooseSevenVictim,
@@ -32,7 +33,14 @@ from events.commands import (
     RollDice,
 )
 from events.events import CardStolen, GameFinished, ResourcesProduced, StartingResourcesTaken
-from services.rules.engine import chance_outcomes, new_game, pending, public_vp, total_vp
+from services.rules.engine import (
+    chance_outcomes,
+    decide,
+    new_game,
+    pending,
+    public_vp,
+    total_vp,
+)
 from services.rules.engine.scenarios.barbarian_attack.common import (
     CARD,
     STEAL,
@@ -94,7 +102,8 @@ def test_barbarian_attack_setup_city_second_placement_is_a_city_with_one_card_pe
     t = table(seats=3, setup=True)
     board = t.state.board
     for p in t.state.players:
-        assert len(p.settlements) == 1 and len(p.cities) == 1
+        assert len(p.settlements) == 1
+        assert len(p.cities) == 1
     taken = [e for e in t.log if isinstance(e, StartingResourcesTaken)]
     for e in taken:
         city = next(iter(t.state.players[e.seat].cities))
@@ -106,8 +115,10 @@ def test_barbarian_attack_setup_no_landing_and_two_barbarians_at_the_start() -> 
     t = table(seats=4, setup=True)
     assert not [e for e in t.log if isinstance(e, BarbariansLanded)]
     a = ext(t)
-    assert a.barbarians[hx(t, (-2, 0))] == 1 and a.barbarians[hx(t, (0, 2))] == 1
-    assert sum(a.barbarians) == 2 and a.supply == 28
+    assert a.barbarians[hx(t, (-2, 0))] == 1
+    assert a.barbarians[hx(t, (0, 2))] == 1
+    assert sum(a.barbarians) == 2
+    assert a.supply == 28
 
 
 # --- §9.4 landings --------------------------------------------------------------------------
@@ -140,7 +151,9 @@ def test_barbarian_attack_landing_totals_skip_sevens_and_repeats() -> None:
     assert landed.throws == ((3, 4), (1, 1), (1, 1), (2, 2), (5, 6))
     assert landed.hexes == (hx(t, (-2, 0)), hx(t, (-2, 1)), hx(t, (-1, -1)))
     a = ext(t)
-    assert a.barbarians[hx(t, (-2, 0))] == 2 and a.supply == 25 and a.throws == 5
+    assert a.barbarians[hx(t, (-2, 0))] == 2
+    assert a.supply == 25
+    assert a.throws == 5
 
 
 def test_barbarian_attack_landing_full_hex_takes_none_and_its_total_counts() -> None:
@@ -162,7 +175,8 @@ def test_barbarian_attack_landing_supply_stops_the_landing_and_then_nothing_land
     t.script("landing", (3, 3), (1, 2))
     events = build_settlement_east(t)
     landed = next(e for e in events if isinstance(e, BarbariansLanded))
-    assert landed.throws == ((3, 3),) and landed.hexes == (hx(t, (2, 0)),)
+    assert landed.throws == ((3, 3),)
+    assert landed.hexes == (hx(t, (2, 0)),)
     assert ext(t).supply == 0
     t.give(0, grain=2, ore=3)
     events = t.when(BuildCity(seat=0, vertex=corner(t, *NE_6)))
@@ -225,10 +239,12 @@ def test_barbarian_attack_conquest_settlement_no_settlement_on_a_conquered_corne
 def test_barbarian_attack_conquest_building_scores_nothing_but_still_stands() -> None:
     t = table()
     v = settle(t, 0, *NE_6)  # on the 3:1 harbor of the fixed layout
-    assert t.state.players[0].ratios == [3] * 5 and public_vp(t.state, 0) == 1
+    assert t.state.players[0].ratios == [3] * 5
+    assert public_vp(t.state, 0) == 1
     barbarians(t, {(2, 0): 3})
     refresh_harbors(t.state)
-    assert public_vp(t.state, 0) == 0 and total_vp(t.state, 0) == 0
+    assert public_vp(t.state, 0) == 0
+    assert total_vp(t.state, 0) == 0
     assert t.state.players[0].ratios == [4] * 5
     assert t.state.vertex_owner[v] == 0  # still stands and blocks
     t.road(1, side(t, (2, 0), 0))
@@ -237,7 +253,8 @@ def test_barbarian_attack_conquest_building_scores_nothing_but_still_stands() ->
     t.rejects(BuildSettlement(seat=1, vertex=v), "base.build.occupied")
     # A building touching a free hex too is never conquered.
     w = settle(t, 1, (2, 0), 5)
-    assert public_vp(t.state, 1) == 1 and w in t.state.players[1].settlements
+    assert public_vp(t.state, 1) == 1
+    assert w in t.state.players[1].settlements
 
 
 def test_barbarian_attack_conquest_liberation_buildings_count_again() -> None:
@@ -250,7 +267,8 @@ def test_barbarian_attack_conquest_liberation_buildings_count_again() -> None:
     dev_cost(t)
     t.when(BuyDevelopmentCard(seat=0))
     t.when(CaptureByIntrigue(seat=0, hex=hx(t, (2, 0))))
-    assert public_vp(t.state, 0) == 1 and t.state.players[0].ratios == [3] * 5
+    assert public_vp(t.state, 0) == 1
+    assert t.state.players[0].ratios == [3] * 5
 
 
 # --- §9.6 the development deck --------------------------------------------------------------
@@ -275,7 +293,8 @@ def test_barbarian_attack_dev_immediate_effect_and_several_per_turn() -> None:
     dev_cost(t, times=2)
     t.script("devcard", "treason", "knighthood")
     t.when(BuyDevelopmentCard(seat=0))
-    assert ext(t).gold[0] == 2 and t.state.phase == CARD
+    assert ext(t).gold[0] == 2
+    assert t.state.phase == CARD
     options = pending(t.state)[0].options
     t.when(options[0])
     t.when(pending(t.state)[0].options[0])
@@ -289,7 +308,8 @@ def test_barbarian_attack_dev_reshuffle_when_the_deck_runs_out() -> None:
     ext(t).deck = [0, 0, 0, 1]
     dev_cost(t)
     events = t.when(BuyDevelopmentCard(seat=0))
-    assert isinstance(events[0], AttackCardDrawn) and events[0].card == "intrigue"
+    assert isinstance(events[0], AttackCardDrawn)
+    assert events[0].card == "intrigue"
     assert ext(t).deck == [14, 4, 4, 4]
 
 
@@ -304,7 +324,8 @@ def test_barbarian_attack_dev_knighthood_on_a_free_castle_path_only() -> None:
     t.rejects(RaiseKnight(seat=0, edge=side(t, (2, 0), 0)), "barbarian_attack.dev.knighthood")
     edge = min(g.castle_edges)
     t.when(RaiseKnight(seat=0, edge=edge))
-    assert knights(t, 0) == {edge} and t.state.phase == MAIN
+    assert knights(t, 0) == {edge}
+    assert t.state.phase == MAIN
     assert sum(t.state.players[0].hand) == 0  # paid
 
 
@@ -315,7 +336,8 @@ def test_barbarian_attack_dev_swift_knight_on_any_free_path() -> None:
     dev_cost(t)
     t.when(BuyDevelopmentCard(seat=0))
     edges = {o.edge for o in pending(t.state)[0].options if isinstance(o, RaiseKnight)}
-    assert side(t, (2, 0), 0) not in edges and side(t, (2, 0), 1) in edges
+    assert side(t, (2, 0), 0) not in edges
+    assert side(t, (2, 0), 1) in edges
     assert edges == set(geometry(t.state.board).land_edges) - {side(t, (2, 0), 0)}
     t.when(RaiseKnight(seat=0, edge=side(t, (2, 0), 1)))
     assert knights(t, 0) == {side(t, (2, 0), 1)}
@@ -330,7 +352,8 @@ def test_barbarian_attack_dev_knight_lost_when_it_has_no_use() -> None:
     dev_cost(t)
     events = t.when(BuyDevelopmentCard(seat=0))
     assert events[0] == AttackCardDrawn(seat=0, card="knighthood", n=0, lost=True)
-    assert t.state.phase == MAIN and not knights(t, 0)
+    assert t.state.phase == MAIN
+    assert not knights(t, 0)
 
 
 def test_barbarian_attack_dev_treason_gold_and_two_relocations() -> None:
@@ -341,7 +364,8 @@ def test_barbarian_attack_dev_treason_gold_and_two_relocations() -> None:
     t.script("devcard", "treason")
     dev_cost(t)
     t.when(BuyDevelopmentCard(seat=0))
-    assert a.gold[0] == 2 and t.state.phase == CARD
+    assert a.gold[0] == 2
+    assert t.state.phase == CARD
     options = pending(t.state)[0].options
     assert all(isinstance(o, RelocateByTreason) and o.source in (west, south)
                and o.target != o.source for o in options)
@@ -352,7 +376,9 @@ def test_barbarian_attack_dev_treason_gold_and_two_relocations() -> None:
     t.rejects(RelocateByTreason(seat=0, source=east, target=south), "barbarian_attack.dev.treason")
     t.when(RelocateByTreason(seat=0, source=south, target=hx(t, (1, 1))))
     assert t.state.phase == MAIN
-    assert a.barbarians[east] == 1 and a.barbarians[hx(t, (1, 1))] == 1 and sum(a.barbarians) == 2
+    assert a.barbarians[east] == 1
+    assert a.barbarians[hx(t, (1, 1))] == 1
+    assert sum(a.barbarians) == 2
 
 
 def test_barbarian_attack_dev_treason_shortfall_from_the_supply_and_conquest() -> None:
@@ -366,7 +392,8 @@ def test_barbarian_attack_dev_treason_shortfall_from_the_supply_and_conquest() -
     sources = {o.source for o in pending(t.state)[0].options if isinstance(o, RelocateByTreason)}
     assert sources == {FROM_SUPPLY}
     t.when(RelocateByTreason(seat=0, source=FROM_SUPPLY, target=hx(t, (0, 2))))
-    assert ext(t).supply == 27 and sum(ext(t).barbarians) == 3
+    assert ext(t).supply == 27
+    assert sum(ext(t).barbarians) == 3
 
 
 def test_barbarian_attack_dev_intrigue_prisoner_or_a_free_card() -> None:
@@ -376,7 +403,8 @@ def test_barbarian_attack_dev_intrigue_prisoner_or_a_free_card() -> None:
     t.when(BuyDevelopmentCard(seat=0))
     t.rejects(CaptureByIntrigue(seat=0, hex=hx(t, (2, 0))), "barbarian_attack.dev.intrigue")
     t.when(CaptureByIntrigue(seat=0, hex=hx(t, (0, 2))))
-    assert ext(t).prisoners[0] == 1 and sum(ext(t).barbarians) == 1
+    assert ext(t).prisoners[0] == 1
+    assert sum(ext(t).barbarians) == 1
     barbarians(t, {})
     t.script("devcard", "intrigue", "treason")
     dev_cost(t)
@@ -420,7 +448,8 @@ def test_barbarian_attack_knight_supply_six_per_player() -> None:
     t.script("devcard", "swift_knight")
     dev_cost(t)
     events = t.when(BuyDevelopmentCard(seat=0))
-    assert isinstance(events[0], AttackCardDrawn) and events[0].lost
+    assert isinstance(events[0], AttackCardDrawn)
+    assert events[0].lost
 
 
 def test_barbarian_attack_knight_one_per_path() -> None:
@@ -453,7 +482,8 @@ def test_barbarian_attack_knight_move_three_paths_then_no_building() -> None:
     options = pending(t.state)[0].options
     assert all(isinstance(o, MarchKnight | EndTurn) for o in options)
     t.when(EndTurn(seat=0))
-    assert not ext(t).marching and not ext(t).moved
+    assert not ext(t).marching
+    assert not ext(t).moved
 
 
 def test_barbarian_attack_knight_boost_five_paths_for_one_grain() -> None:
@@ -467,7 +497,9 @@ def test_barbarian_attack_knight_boost_five_paths_for_one_grain() -> None:
     t.give(0, grain=1)
     bank = t.state.bank[3]
     t.when(MarchKnight(seat=0, source=start, target=far, boost=True))
-    assert far in knights(t, 0) and t.state.players[0].hand[3] == 0 and t.state.bank[3] == bank + 1
+    assert far in knights(t, 0)
+    assert t.state.players[0].hand[3] == 0
+    assert t.state.bank[3] == bank + 1
 
 
 def test_barbarian_attack_knight_leave_castle_before_the_turn_ends() -> None:
@@ -475,6 +507,9 @@ def test_barbarian_attack_knight_leave_castle_before_the_turn_ends() -> None:
     castle = min(geometry(t.state.board).castle_edges)
     knight(t, 0, castle)
     t.rejects(EndTurn(seat=0), "barbarian_attack.knight.leave_castle")
+    options = pending(t.state)[0].options
+    assert not any(isinstance(o, EndTurn) for o in options)
+    t.when(BeginMarch(seat=0))
     options = pending(t.state)[0].options
     assert not any(isinstance(o, EndTurn) for o in options)
     march = next(o for o in options if isinstance(o, MarchKnight) and o.source == castle)
@@ -522,7 +557,8 @@ def test_barbarian_attack_battle_prisoners_single_player_takes_all() -> None:
         knight(t, 0, side(t, (2, 0), i))
     t.script("lossdie", 3)
     fought = battles(t.when(EndTurn(seat=0)))
-    assert fought[0].prisoners == (2, 0, 0) and ext(t).prisoners == [2, 0, 0]
+    assert fought[0].prisoners == (2, 0, 0)
+    assert ext(t).prisoners == [2, 0, 0]
 
 
 def test_barbarian_attack_battle_prisoners_one_each_then_most_knights() -> None:
@@ -533,7 +569,8 @@ def test_barbarian_attack_battle_prisoners_one_each_then_most_knights() -> None:
     knight(t, 1, side(t, (2, 0), 5))
     t.script("lossdie", 3)
     fought = battles(t.when(EndTurn(seat=0)))
-    assert fought[0].prisoners == (2, 1, 0) and fought[0].throws == ()
+    assert fought[0].prisoners == (2, 1, 0)
+    assert fought[0].throws == ()
 
 
 def test_barbarian_attack_battle_prisoners_tie_for_the_last_one_is_thrown() -> None:
@@ -570,7 +607,8 @@ def test_barbarian_attack_battle_compensation_three_gold_without_a_prisoner() ->
     t.script("prisoners", (6, 6), (1, 1))
     t.script("lossdie", 3)
     fought = battles(t.when(EndTurn(seat=0)))[0]
-    assert fought.prisoners == (1, 0, 0) and fought.gold == (0, 3, 0)
+    assert fought.prisoners == (1, 0, 0)
+    assert fought.gold == (0, 3, 0)
     assert ext(t).gold == [0, 3, 0]
 
 
@@ -583,7 +621,8 @@ def test_barbarian_attack_battle_losses_colour_die_removes_two_paths() -> None:
     fought = battles(t.when(EndTurn(seat=0)))[0]
     assert set(fought.lost) == {(0, side(t, (2, 0), 1)), (0, side(t, (2, 0), 4))}
     assert knights(t, 0) == {side(t, (2, 0), 0)}
-    assert ext(t).gold[0] == 6 and fought.die == 4
+    assert ext(t).gold[0] == 6
+    assert fought.die == 4
 
 
 def test_barbarian_attack_vp_prisoners_score_in_pairs() -> None:
@@ -607,7 +646,8 @@ def test_barbarian_attack_seven_steal_from_a_player_of_choice() -> None:
     t.rejects(ChooseSevenVictim(seat=0, victim=2), "barbarian_attack.seven.steal")
     events = t.when(ChooseSevenVictim(seat=0, victim=1))
     assert any(isinstance(e, CardStolen) and e.resource == "ore" for e in events)
-    assert t.state.phase == MAIN and t.hand(0) == {"ore": 1}
+    assert t.state.phase == MAIN
+    assert t.hand(0) == {"ore": 1}
 
 
 def test_barbarian_attack_seven_steal_skipped_when_nobody_holds_cards() -> None:
@@ -629,7 +669,8 @@ def test_barbarian_attack_gold_buy_two_per_turn_while_the_bank_has_it() -> None:
     t.when(BuyResourceWithGold(seat=0, resource="ore"))
     t.when(BuyResourceWithGold(seat=0, resource="ore"))
     t.rejects(BuyResourceWithGold(seat=0, resource="ore"), "barbarian_attack.gold.buy")
-    assert t.hand(0) == {"ore": 2} and ext(t).gold[0] == 3
+    assert t.hand(0) == {"ore": 2}
+    assert ext(t).gold[0] == 3
     ext(t).gold[1] = 1
     in_main(t, 1)
     t.rejects(BuyResourceWithGold(seat=1, resource="ore"), "barbarian_attack.gold.buy")
@@ -640,10 +681,12 @@ def test_barbarian_attack_gold_sell_at_the_maritime_ratio() -> None:
     t.give(0, ore=4, wool=3)
     t.rejects(SellResourceForGold(seat=0, resource="wool"), "barbarian_attack.gold.sell")
     t.when(SellResourceForGold(seat=0, resource="ore"))
-    assert ext(t).gold[0] == 1 and t.hand(0) == {"wool": 3}
+    assert ext(t).gold[0] == 1
+    assert t.hand(0) == {"wool": 3}
     settle(t, 0, *NE_6)  # a 3:1 harbor
     t.when(SellResourceForGold(seat=0, resource="wool"))
-    assert ext(t).gold[0] == 2 and t.hand(0) == {}
+    assert ext(t).gold[0] == 2
+    assert t.hand(0) == {}
 
 
 def test_barbarian_attack_gold_not_resource_never_discarded_or_stolen() -> None:
@@ -655,7 +698,8 @@ def test_barbarian_attack_gold_not_resource_never_discarded_or_stolen() -> None:
     t.when(RollDice(seat=0))
     assert t.state.phase == STEAL  # 7 cards: no discard, gold is not counted
     t.when(ChooseSevenVictim(seat=0, victim=1))
-    assert ext(t).gold[1] == 20 and t.state.players[1].cards == 6
+    assert ext(t).gold[1] == 20
+    assert t.state.players[1].cards == 6
 
 
 # --- §9.11 victory --------------------------------------------------------------------------
@@ -670,7 +714,8 @@ def test_barbarian_attack_win_target_twelve_points() -> None:
     t.give(0, grain=2, ore=3)
     t.script("landing", (1, 1), (1, 2), (2, 2))
     events = t.when(BuildCity(seat=0, vertex=v))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 def test_barbarian_attack_win_target_reached_in_the_end_of_turn_battles() -> None:
@@ -682,7 +727,8 @@ def test_barbarian_attack_win_target_reached_in_the_end_of_turn_battles() -> Non
     knight(t, 0, side(t, (2, 0), 1))
     t.script("lossdie", 3)
     events = t.when(EndTurn(seat=0))
-    assert isinstance(events[-1], GameFinished) and events[-1].winner == 0
+    assert isinstance(events[-1], GameFinished)
+    assert events[-1].winner == 0
 
 
 def test_seats_two_to_four() -> None:
@@ -691,12 +737,20 @@ def test_seats_two_to_four() -> None:
 
 
 @pytest.mark.parametrize("seat", [0, 1])
-def test_march_prompt_lists_only_legal_marches(seat: int) -> None:
+def test_barbarian_attack_knight_move_prompt_lists_only_legal_commands(seat: int) -> None:
     t = table()
     in_main(t, seat)
     knight(t, seat, side(t, (1, 0), 0))
-    t.give(seat, grain=1)
-    from services.rules.engine import decide
-
-    for o in pending(t.state)[0].options:
+    t.give(seat, grain=1, ore=4)
+    ext(t).gold[seat] = 2
+    options = pending(t.state)[0].options
+    assert BeginMarch(seat=seat) in options
+    assert not any(isinstance(o, MarchKnight) for o in options)  # only once the march begins
+    for o in options:
         decide(t.state, o, t.dealer)  # every option is accepted
+    t.when(BeginMarch(seat=seat))
+    t.rejects(BeginMarch(seat=seat), "barbarian_attack.knight.move")
+    options = pending(t.state)[0].options
+    assert {type(o) for o in options} == {MarchKnight, EndTurn}
+    for o in options:
+        decide(t.state, o, t.dealer)

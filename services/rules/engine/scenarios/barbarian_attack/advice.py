@@ -14,6 +14,7 @@ from typing import Any
 
 from events.barbarian_attack import (
     FROM_SUPPLY,
+    BeginMarch,
     BuyResourceWithGold,
     CaptureByIntrigue,
     ChooseSevenVictim,
@@ -152,9 +153,11 @@ class BarbarianAttackAdvice(Advice):
         if seen is None:
             return None
         marches = [o for o in prompt.options if isinstance(o, MarchKnight)]
-        building = offered(prompt, BuildCity) or offered(prompt, BuildSettlement)
-        if seen.marching or (offered(prompt, EndTurn) is None and building is None):
+        if seen.marching:
             return self.march(seen, marches, prompt, forced=offered(prompt, EndTurn) is None)
+        building = offered(prompt, BuildCity) or offered(prompt, BuildSettlement)
+        if offered(prompt, EndTurn) is None and building is None:
+            return offered(prompt, BeginMarch)  # a castle knight must leave
         return None
 
     def after_buildings(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
@@ -170,9 +173,7 @@ class BarbarianAttackAdvice(Advice):
             return card
         if offered(prompt, BuildRoad) is not None and len(seen.me.roads) < 12:
             return None  # the bot's own road logic first
-        marches = [o for o in prompt.options if isinstance(o, MarchKnight)]
-        best = self.march(seen, marches, prompt, forced=False)
-        return best if isinstance(best, MarchKnight) else None
+        return offered(prompt, BeginMarch)
 
     def march(self, seen: Seen, marches: list[MarchKnight], prompt: Prompt,
               forced: bool) -> Command | None:

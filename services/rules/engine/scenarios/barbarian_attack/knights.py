@@ -2,7 +2,8 @@
 
 After trading and building, each of the active seat's knights may walk once: up to 3 paths
 (5 for 1 grain), over any piece, ending on a path without a knight that is not a castle path.
-The first step of the march closes trading and building for the turn (`marching`). A knight
+The march begins with `BeginMarch` (or its first step) and closes trading and building for the
+turn (`marching`); prompts offer the steps only once it has begun. A knight
 that stands on a castle path must leave it in the march when it can: the turn cannot end
 before. Decision (hexlog): paths of conquered hexes may be crossed and occupied; a castle
 knight with nowhere to go stays.
@@ -14,8 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from events.barbarian_attack import (
+    BeginMarch,
     BuyResourceWithGold,
     KnightMarched,
+    MarchBegun,
     MarchKnight,
     SellResourceForGold,
 )
@@ -84,6 +87,23 @@ def move_options(state: State, seat: int) -> list[MarchKnight]:
     return out
 
 
+def can_march(state: State, seat: int) -> bool:
+    return any(reach(state, e, MOVE_RANGE) for e in movable(state, seat))
+
+
+def begin_march(state: State, cmd: BeginMarch, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    if attack(state).marching:
+        raise reject("barbarian_attack.knight.move", "the knights are marching already")
+    if not can_march(state, cmd.seat):
+        raise reject("barbarian_attack.knight.move", "none of your knights can march")
+    return [MarchBegun(seat=cmd.seat)]
+
+
+def evolve_begun(state: State, e: MarchBegun) -> None:
+    attack(state).marching = True
+
+
 def must_leave_castle(state: State, seat: int) -> bool:
     """barbarian_attack.knight.leave_castle: a castle knight that can still move off."""
     castle = geometry(state.board).castle_edges
@@ -144,8 +164,10 @@ def wrap_end_turn(previous: Handler) -> Handler:
 
 def install(rules: Rules) -> None:
     rules.handle(MarchKnight, move_knight)
-    rules.allow(MAIN, MarchKnight)
+    rules.handle(BeginMarch, begin_march)
+    rules.allow(MAIN, MarchKnight, BeginMarch)
     rules.evolve_with(KnightMarched, evolve_moved)
+    rules.evolve_with(MarchBegun, evolve_begun)
     for kind in CLOSED_BY_MARCH:
         if kind in rules.handlers:
             rules.handlers[kind] = closed_by_march(rules.handlers[kind])

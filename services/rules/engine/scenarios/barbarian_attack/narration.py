@@ -12,6 +12,7 @@ from events.barbarian_attack import (
     CoastalBattleWon,
     KnightMarched,
     KnightRaised,
+    MarchBegun,
     ResourceBoughtWithGold,
     ResourceSoldForGold,
     SevenVictimChosen,
@@ -59,6 +60,10 @@ def _moved(e: KnightMarched, at: Places) -> str:
     return f"{at.who(e.seat)}'s knight marches from {at.edge(e.source)} to {at.edge(e.target)}{boost}"
 
 
+def _begun(e: MarchBegun, at: Places) -> str:
+    return f"{at.who(e.seat)}'s knights set out"
+
+
 def _battle(e: CoastalBattleWon, at: Places) -> str:
     taken = ", ".join(f"{at.who(s)} takes {n} prisoner{'s' if n > 1 else ''}"
                       for s, n in enumerate(e.prisoners) if n)
@@ -91,6 +96,7 @@ NARRATION: dict[type[Event], Narrator] = dict([
     narrator(BarbarianRelocatedByTreason, _relocated),
     narrator(BarbarianCapturedByIntrigue, _captured),
     narrator(KnightMarched, _moved),
+    narrator(MarchBegun, _begun),
     narrator(CoastalBattleWon, _battle),
     narrator(SevenVictimChosen, _victim),
     narrator(ResourceBoughtWithGold, _gold_bought),

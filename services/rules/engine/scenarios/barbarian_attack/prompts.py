@@ -1,10 +1,10 @@
 """Who acts in the scenario's phases, with the legal commands; and the main stage's extras:
-buying a card, gold, the knights' march. Once the knights march only marches and the end of
-the turn are offered; while a castle knight must leave, the turn's end is not."""
+buying a card, gold, beginning the knights' march. Once the knights march only their steps and
+the end of the turn are offered; while a castle knight must leave, the turn's end is not."""
 
 from __future__ import annotations
 
-from events.barbarian_attack import MarchKnight
+from events.barbarian_attack import BeginMarch, MarchKnight
 from events.commands import BuyDevelopmentCard, Command, EndTurn
 from events.prompts import Prompt
 from services.rules.engine.base.common import can_afford
@@ -13,6 +13,7 @@ from services.rules.engine.scenarios.barbarian_attack import gold
 from services.rules.engine.scenarios.barbarian_attack.common import CARD, attack
 from services.rules.engine.scenarios.barbarian_attack.deck import card_options
 from services.rules.engine.scenarios.barbarian_attack.knights import (
+    can_march,
     move_options,
     must_leave_castle,
 )
@@ -23,11 +24,13 @@ def extra_options(state: State, seat: int, phase: str) -> list[Command]:
     if phase != MAIN:
         return []
     out: list[Command] = []
-    if not attack(state).marching:
-        if can_afford(state.players[seat].hand, state.rules.costs["development_card"]):
-            out.append(BuyDevelopmentCard(seat=seat))
-        out += gold.options(state, seat)
-    out += move_options(state, seat)
+    if attack(state).marching:
+        return list(move_options(state, seat))
+    if can_afford(state.players[seat].hand, state.rules.costs["development_card"]):
+        out.append(BuyDevelopmentCard(seat=seat))
+    out += gold.options(state, seat)
+    if can_march(state, seat):
+        out.append(BeginMarch(seat=seat))
     return out
 
 
