@@ -22,9 +22,10 @@ from services.rules.engine.testing import Table
 SPEC = ModuleSpec(name="barbarian-attack")
 
 
-def table(seats: int = 3, setup: bool = False, seed: bytes = b"table") -> Table:
+def table(seats: int = 3, setup: bool = False, seed: bytes = b"table",
+          more: tuple[ModuleSpec, ...] = ()) -> Table:
     """A table on the fixed layout; without set-up: an empty board, seat 0's turn, rolled."""
-    t = Table(seats=seats, modules=[SPEC], setup=setup, seed=seed)
+    t = Table(seats=seats, modules=[SPEC, *more], setup=setup, seed=seed)
     if not setup:
         s = t.state
         s.setup_pos = len(s.setup_order)

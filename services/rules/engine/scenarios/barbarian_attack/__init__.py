@@ -34,6 +34,7 @@ from services.rules.engine.scenarios.barbarian_attack import (
     prompts,
     rule_ids,
     seven,
+    with_variants,
 )
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
 from services.rules.engine.scenarios.barbarian_attack.common import (
@@ -82,7 +83,6 @@ class BarbarianAttack(Module[State, None]):
     conflicts = {
         "friendly-robber": "no robber",
         "event-cards": NOT_BUILT,
-        "harbormaster": NOT_BUILT,
         "catan-for-two": NOT_BUILT,
     }
     map = "barbarian-attack"
@@ -110,6 +110,7 @@ class BarbarianAttack(Module[State, None]):
         battles.install(rules)
         knights.install(rules)  # after deck and gold: the march closes their commands
         prompts.install(rules)
+        with_variants.install(rules)
 
 
 MODULE = BarbarianAttack()
