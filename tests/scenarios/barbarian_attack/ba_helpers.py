@@ -63,6 +63,7 @@ def barbarians(t: Table, counts: dict[Hex, int]) -> None:
 
 def knight(t: Table, seat: int, edge: int) -> None:
     pieces.place(t.state, seat, "knight", edge)
+    t.state.players[seat].knights += 1  # knights in play
 
 
 def knights(t: Table, seat: int) -> set[int]:

@@ -16,6 +16,7 @@ import pytest
 from ba_helpers import SPEC
 from recording import Recorder, bot_chooser
 
+from events.events import ModuleSpec
 from services.audit.audit import audit
 from services.rules.engine import score, view
 from services.rules.engine.scenarios.barbarian_attack.common import (
@@ -28,6 +29,13 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
 )
 from services.rules.engine.state import NO_ONE, State
 
+# Every fourth game adds the variants the scenario combines with.
+VARIANTS: tuple[tuple[ModuleSpec, ...], ...] = (
+    (ModuleSpec(name="harbormaster"),),
+    (ModuleSpec(name="event-cards"),),
+    (ModuleSpec(name="harbormaster"), ModuleSpec(name="event-cards")),
+    (ModuleSpec(name="victory-points", params={"target": 8}),),
+)
 GAMES = int(os.environ.get("BA_GAMES", "1000"))
 TURN_LIMIT = 50  # random tables rarely finish: the cap keeps the sweep short
 HEURISTIC_TURN_LIMIT = 300  # a heuristic seat wins in about 80 turns
@@ -53,6 +61,7 @@ def check(state: State) -> None:
         assert all(state.board.topo.edge_is_land[e] for e in mine)
         seen |= mine
     assert min(a.gold) >= 0
+    assert all(p.knights == len(p.pieces.get("knight", ())) for p in state.players)
     assert all(0 <= n <= full for n, full in zip(a.deck, DECK, strict=True))
     assert sum(a.deck) > 0
     expected = []
@@ -61,6 +70,7 @@ def check(state: State) -> None:
         vp += sum(2 for v in p.cities if not building_conquered(state, v))
         vp += 2 if state.longest_holder == p.seat else 0
         vp += a.prisoners[p.seat] // 2
+        vp += 2 if state.ext.get("harbormaster") == p.seat else 0
         expected.append(vp)
     assert score(state) == tuple(expected)
 
@@ -78,7 +88,8 @@ def play(i: int, audit_it: bool) -> Recorder:
     if i % 5 == 1:
         kinds[i % seats] = "heuristic"
     limit = HEURISTIC_TURN_LIMIT if "heuristic" in kinds else TURN_LIMIT
-    rec = Recorder.new(f"ba-{i}", f"ba-sweep-{i}".encode(), seats=seats, modules=[SPEC],
+    modules = [SPEC, *VARIANTS[i % len(VARIANTS)]] if i % 4 == 3 else [SPEC]
+    rec = Recorder.new(f"ba-{i}", f"ba-sweep-{i}".encode(), seats=seats, modules=modules,
                        turn_limit=limit)
     choose = bot_chooser(kinds)
     decisions = 0

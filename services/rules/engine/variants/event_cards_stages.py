@@ -136,7 +136,8 @@ def open_event(state: State) -> list[Event]:
     event = DECK.kinds[ext(state).card][1]
     if event == "robber_flees":
         deserts = state.board.desert_hexes
-        if deserts and state.robber not in deserts:
+        # A ruleset whose robber is off the board (none at all, or not yet in play) keeps it off.
+        if deserts and state.robber != NO_ONE and state.robber not in deserts:
             return [RobberFled(hex=deserts[0])]
         return []
     if event not in STAGE:

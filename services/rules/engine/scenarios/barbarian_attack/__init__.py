@@ -8,7 +8,9 @@ no Largest Army; the 7 is discards and a steal.
 Design notes:
 - Public module state in `state.ext["barbarian-attack"]` (common.AttackState): barbarians per
   hex, supply, prisoners, gold, the deck's counts and the turn's flags. Knights are a piece kind
-  (`knight`, an edge piece beside whatever stands there) in `Player.pieces`.
+  (`knight`, an edge piece beside whatever stands there) in `Player.pieces`; `Player.knights`
+  counts those in play (no Knight card exists here, so Largest Army never arises; Event
+  Cards' Conflict and Tournament read it: docs/rules/barbarian-attack.md §9.12).
 - Conquest is read from the barbarian counts (common.py), never stored: production, road and
   settlement blockers and VP follow; harbor ratios are refreshed where barbarians move.
 - Landings are a deriver after a build (landing.py); battles an `end_of_turn` step
@@ -82,7 +84,6 @@ class BarbarianAttack(Module[State, None]):
                    "from a new development deck drive them off for prisoners and gold. 12 VP.")
     conflicts = {
         "friendly-robber": "no robber",
-        "event-cards": NOT_BUILT,
         "catan-for-two": NOT_BUILT,
     }
     map = "barbarian-attack"

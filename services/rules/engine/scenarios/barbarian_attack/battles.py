@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from events.barbarian_attack import CoastalBattleWon
 from events.events import Event, GameFinished
+from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.scenarios.barbarian_attack.common import (
@@ -140,7 +141,8 @@ def evolve_battle(state: State, e: CoastalBattleWon) -> None:
         a.prisoners[s] += e.prisoners[s]
         a.gold[s] += e.gold[s]
     for s, edge in e.lost:
-        state.players[s].pieces["knight"].discard(edge)
+        pieces.remove(state, s, "knight", edge)
+        state.players[s].knights -= 1
     refresh_harbors(state)
 
 

@@ -183,6 +183,7 @@ def evolve_drawn(state: State, e: AttackCardDrawn) -> None:
 
 def evolve_knight_placed(state: State, e: KnightRaised) -> None:
     pieces.place(state, e.seat, "knight", e.edge)
+    state.players[e.seat].knights += 1  # knights in play (Event Cards' Conflict, Tournament)
     close_card(state)
 
 

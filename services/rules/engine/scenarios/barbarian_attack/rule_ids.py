@@ -42,4 +42,7 @@ register({
     "barbarian_attack.gold.sell": "Barbarian Attack: Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
     "barbarian_attack.gold.not_resource": "Barbarian Attack: Gold is not a resource card.",
     "barbarian_attack.win.target": "Barbarian Attack: The game is won with 12 VP (13 with Harbormaster).",
+    "barbarian_attack.event_cards.robber_flees": "Barbarian Attack: With Event Cards, Robber Flees has no effect.",
+    "barbarian_attack.event_cards.robber_attacks": "Barbarian Attack: With Event Cards, Robber Attacks is a 7: discards, then a steal from any player.",
+    "barbarian_attack.event_cards.knights": "Barbarian Attack: With Event Cards, Conflict and Tournament count knights on the board.",
 })
