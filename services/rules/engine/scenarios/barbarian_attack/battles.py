@@ -117,8 +117,19 @@ def battle(state: State, h: int, dealer: Dealer) -> CoastalBattleWon | None:
                         n=a.prisoner_throws, die=die, die_n=a.dice, lost=lost)
 
 
+def winnable(state: State, h: int) -> bool:
+    b = attack(state).barbarians[h]
+    if b <= 0:
+        return False
+    owner = knight_owner(state)
+    return sum(1 for e in state.board.topo.hex_edges[h] if e in owner) > b
+
+
 def battles(state: State, seat: int, dealer: Dealer) -> list[Event]:
-    """barbarian_attack.battle.order: every coastal hex in turn, on a working copy."""
+    """barbarian_attack.battle.order: every coastal hex in turn, on a working copy. Battles only
+    take knights away, so when no hex can be won now none will be (the common case: no copy)."""
+    if not any(winnable(state, h) for h in geometry(state.board).coastal):
+        return []
     work = state.copy()
     events: list[Event] = []
     for h in geometry(state.board).coastal:

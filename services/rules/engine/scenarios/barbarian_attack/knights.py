@@ -88,7 +88,17 @@ def move_options(state: State, seat: int) -> list[MarchKnight]:
 
 
 def can_march(state: State, seat: int) -> bool:
-    return any(reach(state, e, MOVE_RANGE) for e in movable(state, seat))
+    """Some knight of the seat can move (asked at every prompt: a free neighbouring path, the
+    common case, answers without a search)."""
+    knights = movable(state, seat)
+    if not knights:
+        return False
+    g = geometry(state.board)
+    taken = knight_owner(state)
+    for e in knights:
+        if any(f not in taken and f not in g.castle_edges for f in g.edge_links[e]):
+            return True
+    return any(reach(state, e, MOVE_RANGE) for e in knights)
 
 
 def begin_march(state: State, cmd: BeginMarch, dealer: Dealer) -> list[Event]:
