@@ -91,3 +91,26 @@ def test_hands_and_steals_are_hidden_from_other_seats(recorded: Recorder) -> Non
             seen_e = redact(state, e, seat)
             assert isinstance(seen_e, CardStolen)
             assert (seen_e.resource is not None) == (seat in (e.thief, e.victim))
+
+
+def test_a_snapshot_of_a_barbarian_attack_game_restores_equal(recorded: Recorder) -> None:
+    from services.rules.engine import snapshot
+
+    state = recorded.state
+    again = snapshot.load(snapshot.dump(state), recorded.created)
+    assert again.to_dict() == state.to_dict()
+
+
+def test_the_board_drawing_marks_castle_barbarians_and_knights(recorded: Recorder) -> None:
+    from services.rules.engine.scenarios.barbarian_attack.narration import drawing
+
+    marks: list[tuple[str, int, str]] = []
+
+    class Sketch:
+        def mark(self, place: str, site: int, text: str) -> None:
+            marks.append((place, site, text))
+
+    drawing(recorded.state, Sketch())
+    assert ("hex", recorded.state.board.hex_id((-2, 2)), "castle") in marks
+    knights = sum(len(p.pieces.get("knight", ())) for p in recorded.state.players)
+    assert sum(1 for place, _, text in marks if place == "edge" and text.startswith("K")) == knights
