@@ -43,7 +43,9 @@ def test_heuristic_bots_raise_and_march_knights_win_battles_and_beat_random() ->
         prisoners = attack(rec.state).prisoners
         seen["prisoners"] += sum(prisoners[s] for s in HEURISTIC)
     assert wins["heuristic"] >= 3, wins
-    assert seen["cards"] >= 20 and seen["raised"] >= 10 and seen["marched"] >= 10, seen
+    assert seen["cards"] >= 20, seen
+    assert seen["raised"] >= 10, seen
+    assert seen["marched"] >= 10, seen
     assert seen["won by heuristic"] >= 5, seen
 
 
