@@ -101,7 +101,7 @@ def test_implemented_files_document_only_registered_ids() -> None:
 def test_planned_scenarios_propose_ids_with_their_own_prefix() -> None:
     planned = [p for p in rule_files() if is_planned(p)]
     assert {p.stem for p in planned} >= {
-        "fishermen", "rivers", "caravans", "barbarian-attack", "traders-and-barbarians",
+        "fishermen", "rivers", "caravans", "traders-and-barbarians",
         "pirate-islands", "oil-springs",
     }
     for path in planned:
