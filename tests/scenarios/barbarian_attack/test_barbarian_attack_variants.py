@@ -108,3 +108,22 @@ def test_barbarian_attack_event_cards_knights_conflict_and_tournament() -> None:
         required = next(e for e in events if isinstance(e, EventChoiceRequired))
         assert required.seats == seats
         t.when(pending(t.state)[0].default)
+
+
+def test_undo_takes_a_knights_march_back() -> None:
+    from events.barbarian_attack import MarchKnight
+    from events.disputes import ApproveUndo, ProposeUndo
+
+    t = table(more=(ModuleSpec(name="undo"),))
+    start = side(t, (1, 0), 0)
+    knight(t, 0, start)
+    v = t.state.version
+    before = ext(t).copy().dump()
+    target = side(t, (1, 0), 2)
+    t.when(MarchKnight(seat=0, source=start, target=target))
+    assert ext(t).marching
+    t.when(ProposeUndo(seat=1, to_version=v))
+    t.when(ApproveUndo(seat=0))
+    t.when(ApproveUndo(seat=2))
+    assert ext(t).dump() == before
+    assert t.state.players[0].pieces["knight"] == {start}

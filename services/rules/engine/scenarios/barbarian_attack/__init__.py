@@ -24,6 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.barbarian_attack import (
+    KnightMarched,
+    MarchBegun,
+    ResourceBoughtWithGold,
+    ResourceSoldForGold,
+)
 from events.events import GameCreated, TurnEnded
 from services.rules.engine.ruleset import Module, SetupRound
 from services.rules.engine.scenarios.barbarian_attack import (
@@ -103,6 +109,9 @@ class BarbarianAttack(Module[State, None]):
         rules.ext(EXT, init, AttackState.copy, AttackState.dump, AttackState.load)
         rules.view_ext[EXT] = view_ext
         rules.evolvers[TurnEnded] = wrap_turn_ended(rules.evolvers[TurnEnded])
+        # Public and without chance: an undo (table rule) may cross them.
+        rules.reversible.update((MarchBegun, KnightMarched, ResourceSoldForGold,
+                                 ResourceBoughtWithGold))
         landing.install(rules)
         conquest.install(rules)
         deck.install(rules)
