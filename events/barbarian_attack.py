@@ -76,10 +76,10 @@ class SellResourceForGold(Command, frozen=True, kw_only=True):
 
 
 class BarbariansLanded(Event, frozen=True, kw_only=True):
-    """A landing: every throw (`n` is the first throw's index), and the hexes that took a
-    barbarian, in order (a full hex's total lands nothing)."""
+    """A landing: its different totals in the order thrown (`n`: the first one's chance index),
+    and the hexes that took a barbarian, in order (a full hex's total lands nothing)."""
 
-    throws: tuple[tuple[int, int], ...]
+    totals: tuple[int, ...]
     hexes: tuple[int, ...]
     n: int
 
@@ -125,15 +125,15 @@ class KnightMarched(Event, frozen=True, kw_only=True):
 
 class CoastalBattleWon(Event, frozen=True, kw_only=True):
     """A won battle at `hex`: its `barbarians` shared as `prisoners` (per seat), `gold` paid per
-    seat (compensation and lost knights), the prisoner throws `(seat, d1, d2)` from index `n`,
-    the colour die `die` (index `die_n`) and the knights it removed `(seat, edge)`."""
+    seat (compensation and lost knights), the winners of each throw-off (`throws`, chance index
+    `n` on), the colour die `die` (index `die_n`) and the knights it removed `(seat, edge)`."""
 
     hex: int
     barbarians: int
     knights: tuple[tuple[int, int], ...]
     prisoners: tuple[int, ...]
     gold: tuple[int, ...]
-    throws: tuple[tuple[int, int, int], ...]
+    throws: tuple[tuple[int, ...], ...]
     n: int
     die: int
     die_n: int

@@ -143,26 +143,42 @@ def test_barbarian_attack_landing_trigger_settlement_and_city_bring_one_landing_
     assert not any(isinstance(e, BarbariansLanded) for e in events)
 
 
-def test_barbarian_attack_landing_totals_skip_sevens_and_repeats() -> None:
+def test_barbarian_attack_landing_totals_three_different_totals_without_seven() -> None:
     t = table()
-    t.script("landing", (3, 4), (1, 1), (1, 1), (2, 2), (5, 6))
+    t.script("landing", 2, 4, 11)
     events = build_settlement_east(t)
     landed = next(e for e in events if isinstance(e, BarbariansLanded))
-    assert landed.throws == ((3, 4), (1, 1), (1, 1), (2, 2), (5, 6))
+    assert landed.totals == (2, 4, 11)
     assert landed.hexes == (hx(t, (-2, 0)), hx(t, (-2, 1)), hx(t, (-1, -1)))
     a = ext(t)
     assert a.barbarians[hx(t, (-2, 0))] == 2
     assert a.supply == 25
-    assert a.throws == 5
+    assert a.throws == 3
+
+
+def test_barbarian_attack_landing_totals_have_the_odds_of_rethrown_dice() -> None:
+    t = table()
+    t.road(0, side(t, (2, 0), 0))
+    t.give(0, lumber=1, brick=1, wool=1, grain=1)
+    first: Counter[int] = Counter()
+    outcomes = chance_outcomes(t.state, BuildSettlement(seat=0, vertex=corner(t, *NE_6)))
+    assert sum(p for p, _ in outcomes) == 1
+    for p, events in outcomes:
+        landed = next(e for e in events if isinstance(e, BarbariansLanded))
+        assert len(set(landed.totals)) == 3
+        assert 7 not in landed.totals
+        first[landed.totals[0]] += p  # type: ignore[assignment]
+    # Throwing until the total is not 7: each total's two-dice ways out of 30.
+    assert first == {n: Fraction(6 - abs(n - 7), 30) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
 
 
 def test_barbarian_attack_landing_full_hex_takes_none_and_its_total_counts() -> None:
     t = table()
     barbarians(t, {(-2, 0): 3})
-    t.script("landing", (1, 1), (2, 2), (5, 6))
+    t.script("landing", 2, 4, 11)
     events = build_settlement_east(t)
     landed = next(e for e in events if isinstance(e, BarbariansLanded))
-    assert len(landed.throws) == 3  # the 2 counted as one of the three totals
+    assert landed.totals == (2, 4, 11)  # the 2 counted as one of the three totals
     assert landed.hexes == (hx(t, (-2, 1)), hx(t, (-1, -1)))
     assert ext(t).barbarians[hx(t, (-2, 0))] == 3
 
@@ -172,10 +188,10 @@ def test_barbarian_attack_landing_supply_stops_the_landing_and_then_nothing_land
     coastal = [(0, -2), (1, -2), (2, -1), (0, 2), (1, 1), (-1, 2), (-2, 1), (-2, 0), (-1, -1)]
     barbarians(t, {**{h: 3 for h in coastal}, (2, 0): 2})
     assert ext(t).supply == 1
-    t.script("landing", (3, 3), (1, 2))
+    t.script("landing", 6, 3)
     events = build_settlement_east(t)
     landed = next(e for e in events if isinstance(e, BarbariansLanded))
-    assert landed.throws == ((3, 3),)
+    assert landed.totals == (6,)
     assert landed.hexes == (hx(t, (2, 0)),)
     assert ext(t).supply == 0
     t.give(0, grain=2, ore=3)
@@ -580,11 +596,11 @@ def test_barbarian_attack_battle_prisoners_tie_for_the_last_one_is_thrown() -> N
         knight(t, 0, side(t, (2, 0), i))
     for i in (4, 5):
         knight(t, 1, side(t, (2, 0), i))
-    t.script("prisoners", (3, 3), (3, 3), (1, 1), (6, 6))  # a tie, then seat 1 wins
+    t.script("prisoners", (1,))  # the throw-off between the two: seat 1 wins
     t.script("lossdie", 2)  # sides 0 and 3: seat 0 loses the knight on side 0
     fought = battles(t.when(EndTurn(seat=0)))[0]
     assert fought.prisoners == (1, 2, 0)
-    assert fought.throws == ((0, 3, 3), (1, 3, 3), (0, 1, 1), (1, 6, 6))
+    assert fought.throws == ((1,),)
     assert fought.gold == (3 + 3, 0, 0)  # the losing thrower and one lost knight
 
 
@@ -593,7 +609,7 @@ def test_barbarian_attack_battle_prisoners_fewer_barbarians_than_players_are_thr
     barbarians(t, {(2, 0): 1})
     knight(t, 0, side(t, (2, 0), 0))
     knight(t, 1, side(t, (2, 0), 1))
-    t.script("prisoners", (1, 2), (5, 5))
+    t.script("prisoners", (1,))
     t.script("lossdie", 3)
     fought = battles(t.when(EndTurn(seat=0)))[0]
     assert fought.prisoners == (0, 1, 0)
@@ -604,7 +620,7 @@ def test_barbarian_attack_battle_compensation_three_gold_without_a_prisoner() ->
     barbarians(t, {(2, 0): 1})
     knight(t, 0, side(t, (2, 0), 0))
     knight(t, 1, side(t, (2, 0), 1))
-    t.script("prisoners", (6, 6), (1, 1))
+    t.script("prisoners", (0,))
     t.script("lossdie", 3)
     fought = battles(t.when(EndTurn(seat=0)))[0]
     assert fought.prisoners == (1, 0, 0)
@@ -712,7 +728,7 @@ def test_barbarian_attack_win_target_twelve_points() -> None:
     ext(t).prisoners[0] = 20  # 10 VP
     assert total_vp(t.state, 0) == 11
     t.give(0, grain=2, ore=3)
-    t.script("landing", (1, 1), (1, 2), (2, 2))
+    t.script("landing", 2, 3, 4)
     events = t.when(BuildCity(seat=0, vertex=v))
     assert isinstance(events[-1], GameFinished)
     assert events[-1].winner == 0
@@ -754,3 +770,18 @@ def test_barbarian_attack_knight_move_prompt_lists_only_legal_commands(seat: int
     assert {type(o) for o in options} == {MarchKnight, EndTurn}
     for o in options:
         decide(t.state, o, t.dealer)
+
+
+def test_barbarian_attack_battle_prisoners_throw_offs_are_even_and_finite_for_search() -> None:
+    t = table()
+    barbarians(t, {(2, 0): 1})
+    knight(t, 0, side(t, (2, 0), 0))
+    knight(t, 1, side(t, (2, 0), 1))
+    knight(t, 2, side(t, (2, 0), 4))
+    won: Counter[tuple[int, ...]] = Counter()
+    outcomes = chance_outcomes(t.state, EndTurn(seat=0))
+    assert sum(p for p, _ in outcomes) == 1
+    for p, events in outcomes:
+        fought = battles(events)[0]
+        won[fought.prisoners] += p  # type: ignore[assignment]
+    assert won == {(1, 0, 0): Fraction(1, 3), (0, 1, 0): Fraction(1, 3), (0, 0, 1): Fraction(1, 3)}

@@ -56,8 +56,8 @@ def test_an_honest_barbarian_attack_game_audits_clean(archive: list[bytes]) -> N
 
 
 def test_a_tampered_landing_throw_is_caught(archive: list[bytes]) -> None:
-    report = tampered(archive, "BarbariansLanded", "throws",
-                      lambda t: [[t[0][0] % 6 + 1, t[0][1]], *t[1:]])
+    report = tampered(archive, "BarbariansLanded", "totals",
+                      lambda t: [t[0] + 1 if t[0] < 12 else 2, *t[1:]])
     assert report.exit_code == 1
 
 
@@ -65,6 +65,18 @@ def test_a_tampered_card_draw_is_caught(archive: list[bytes]) -> None:
     report = tampered(archive, "AttackCardDrawn", "card",
                       lambda c: "intrigue" if c != "intrigue" else "treason")
     assert report.exit_code == 1
+
+
+def test_a_tampered_prisoner_throw_off_is_caught(archive: list[bytes]) -> None:
+    objs: Lines = [json.loads(line) for line in archive]
+    contested = [o for o in objs if o["kind"] == "event"
+                 and o["envelope"]["event"]["type"] == "CoastalBattleWon"
+                 and o["envelope"]["event"]["throws"]]
+    if not contested:
+        pytest.skip("no contested battle in this game")
+    ev = contested[0]["envelope"]["event"]
+    ev["throws"] = [[(w + 1) % 3 for w in group] for group in ev["throws"]]
+    assert run([json.dumps(o).encode() for o in objs]).exit_code == 1
 
 
 def test_a_tampered_colour_die_is_caught(archive: list[bytes]) -> None:

@@ -56,7 +56,7 @@ def test_harbormaster_conquered_buildings_count_no_harbor_points(order: str) -> 
     t.place(0, corner(t, (2, 0), 1), city=True)  # a 3:1 harbor: 2 points
     t.road(0, side(t, (1, -2), 5))
     t.give(0, lumber=1, brick=1, wool=1, grain=1)
-    t.script("landing", (1, 1), (1, 2), (2, 2))
+    t.script("landing", 2, 3, 4)
     events = t.when(BuildSettlement(seat=0, vertex=corner(t, (1, -2), 0)))  # the wool harbor
     assert HarbormasterChanged(holder=0, points=(3, 0, 0)) in events
     t.script("devcard", "treason")

@@ -11,11 +11,13 @@ hex no longer fight at the next; the step is idempotent (a won hex has no barbar
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from events.barbarian_attack import CoastalBattleWon
 from events.events import Event, GameFinished
 from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
-from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
+from services.rules.engine.chance import Dealer
 from services.rules.engine.scenarios.barbarian_attack.common import (
     COMPENSATION,
     LOSS_GOLD,
@@ -31,37 +33,22 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 
 class Throws:
-    """The prisoner throws of one battle: (seat, d1, d2), from chance index `n`."""
+    """The throw-offs of one battle (chance points `prisoners:<n>` from index `n`).
+
+    Decision (hexlog): players throw two dice and equal throws are repeated, so every group of
+    `places` winners among the contenders is equally likely; a throw-off is one chance point
+    over those groups (the same odds, and finite for search)."""
 
     def __init__(self, dealer: Dealer, n: int) -> None:
         self.dealer = dealer
         self.n = n
-        self.made: list[tuple[int, int, int]] = []
+        self.made: list[tuple[int, ...]] = []
 
     def best(self, contenders: list[int], places: int) -> list[int]:
-        """The `places` best throwers; players tied across the cut throw again."""
-        winners: list[int] = []
-        pool = contenders
-        while places > 0:
-            totals: dict[int, int] = {}
-            for s in pool:
-                d1, d2 = self.dealer.pick(f"prisoners:{self.n + len(self.made)}",
-                                          DICE_OUTCOMES, DICE_WEIGHTS)
-                self.made.append((s, d1, d2))
-                totals[s] = d1 + d2
-            tied: list[int] = []
-            for value in sorted(set(totals.values()), reverse=True):
-                group = [s for s in pool if totals[s] == value]
-                if len(group) <= places:
-                    winners += group
-                    places -= len(group)
-                else:
-                    tied = group
-                    break
-                if places == 0:
-                    break
-            pool = tied
-        return winners
+        groups = list(combinations(sorted(contenders), places))
+        won = self.dealer.pick(f"prisoners:{self.n + len(self.made)}", groups, (1,) * len(groups))
+        self.made.append(won)
+        return list(won)
 
 
 def share(state: State, barbarians: int, counts: dict[int, int], throws: Throws,

@@ -27,7 +27,7 @@ CARD_NAMES = {"knighthood": "Knighthood", "swift_knight": "Swift Knight", "treas
 
 
 def _landed(e: BarbariansLanded, at: Places) -> str:
-    thrown = ", ".join(str(a + b) for a, b in e.throws)
+    thrown = ", ".join(map(str, e.totals))
     if not e.hexes:
         return f"Barbarians try to land (throws {thrown}) but none comes ashore"
     where = ", ".join(at.hex(h) for h in e.hexes)
