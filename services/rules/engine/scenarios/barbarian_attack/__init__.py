@@ -22,6 +22,7 @@ Design notes:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from events.barbarian_attack import (
@@ -72,7 +73,12 @@ def init(state: State, created: GameCreated) -> AttackState:
     return a
 
 
-def wrap_turn_ended(previous: Any) -> Any:
+TurnEvolver = Callable[[State, TurnEnded], None]
+
+
+def wrap_turn_ended(previous: TurnEvolver) -> TurnEvolver:
+    """The turn's flags (march, moved knights, gold buys) start over with the next turn."""
+
     def evolve(state: State, e: TurnEnded) -> None:
         previous(state, e)
         a = attack(state)

@@ -11,7 +11,7 @@ from typing import Any
 
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.state import State
 
 EXT = "barbarian-attack"
 CARD = "barbarian_attack.card"  # phase: the bought card's effect is being carried out
@@ -168,5 +168,3 @@ def free_paths(state: State, edges: frozenset[int] | tuple[int, ...]) -> list[in
 def opponents_with_cards(state: State, seat: int) -> list[int]:
     return [p.seat for p in state.players[: state.n] if p.seat != seat and p.cards > 0]
 
-
-__all__ = ["NO_ONE"]
