@@ -126,3 +126,13 @@ def test_the_board_drawing_marks_castle_barbarians_and_knights(recorded: Recorde
     assert ("hex", recorded.state.board.hex_id((-2, 2)), "castle") in marks
     knights = sum(len(p.pieces.get("knight", ())) for p in recorded.state.players)
     assert sum(1 for place, _, text in marks if place == "edge" and text.startswith("K")) == knights
+
+
+def test_the_board_picture_shows_the_castle_and_the_knights(recorded: Recorder) -> None:
+    from services.render.svg import board_svg
+
+    state = recorded.state
+    picture = board_svg(state, view(state, None))
+    assert picture.startswith("<svg") and "castle" in picture
+    knights = sum(len(p.pieces.get("knight", ())) for p in state.players)
+    assert picture.count(">K") >= knights
