@@ -104,7 +104,7 @@ def test_planned_scenarios_propose_ids_with_their_own_prefix() -> None:
     planned = [p for p in rule_files() if is_planned(p)]
     built = {name for name, module in MODULES.items() if module.kind == "scenario"}
     assert {p.stem for p in planned} >= {
-        "fishermen", "rivers", "caravans", "barbarian-attack",
+        "fishermen", "rivers", "caravans", "barbarian-attack", "traders-and-barbarians",
         "pirate-islands", "oil-springs",
     } - built
     for path in planned:

@@ -21,6 +21,7 @@ import circle). A module *wraps* a single hook (keeps the previous function and 
     win_target / vp_bonus    VP needed / module VP
     road_blocked, settlement_blocked (lists)   a rule id refusing a place
     road_permits, settlement_permits (lists)   allow a place the base would refuse
+    building_void (list)     a building that counts for nothing      none (Harbormaster asks)
     route_weight             an edge's count in a route (camels)     None: every edge counts 1
     extra_options, phase_refusal, robber_refusal (lists)
 """

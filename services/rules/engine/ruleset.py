@@ -156,6 +156,8 @@ class Ruleset(Generic[ST]):
     settlement_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
     road_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
     settlement_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    # … a building on the board that counts for nothing (a conquered one): True voids it.
+    building_void: list[hooks.PlacePermit[ST]] = field(default_factory=list)
     route_weight: hooks.RouteWeight[ST] | None = None
     # … what else a seat may do, and why a command is refused:
     extra_options: list[hooks.ExtraOptions[ST]] = field(default_factory=list)

@@ -136,7 +136,8 @@ def open_event(state: State) -> list[Event]:
     event = DECK.kinds[ext(state).card][1]
     if event == "robber_flees":
         refuges = robber_refuges(state)  # the desert, or the module's place (§13.3)
-        if refuges and state.robber not in refuges:
+        # A robber off the board (none in this ruleset, or not yet in play) stays off.
+        if refuges and state.robber != NO_ONE and state.robber not in refuges:
             return [RobberFled(hex=refuges[0])]
         return []
     if event not in STAGE:
