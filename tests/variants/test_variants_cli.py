@@ -84,7 +84,8 @@ def test_rulesets_shows_a_conflict_from_either_side_once_both_modules_exist(
     monkeypatch.setitem(MODULES, "pirate-islands", PirateIslandsStub())
     assert main(["rulesets"]) == 0
     out = capsys.readouterr().out
-    assert "scenarios (--ruleset NAME" in out
+    assert "scenarios (--scenario NAME, one per game)" in out
+    assert "not with fishermen" not in block_of(out, "pirate-islands")  # said once, in the title
     assert "not with event-cards: Pirate Islands moves its fleet" in block_of(out, "pirate-islands")
 
 
