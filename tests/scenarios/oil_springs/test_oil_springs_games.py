@@ -385,3 +385,18 @@ def test_a_tampered_polluted_hex_is_caught() -> None:
     report = audit(record)
     assert report.exit_code == 1
     assert report.divergences[0].version == polluted["envelope"]["version"]
+
+
+def test_with_event_cards_a_seat_holding_only_oil_gives_no_gift() -> None:
+    """Good Neighbors and Neighborly Assistance move resource cards: a seat whose hand is only
+    oil is not asked (it was asked, and offered nothing legal to give)."""
+    from services.rules.engine.variants.event_cards_stages import asked
+
+    t = table(more=(ModuleSpec(name="event-cards"),))
+    for seat in range(4):
+        t.take_all(seat)
+    t.give(0, oil=2)
+    t.give(1, brick=1)
+    assert asked(t.state, "good_neighbors") == [1]
+    t.place(0, corner(t, "(0,0)"), city=True)  # the leader by public VP … holding only oil
+    assert asked(t.state, "neighborly_assistance") == []

@@ -96,14 +96,21 @@ def taker(state: State, event: str) -> int:
     return holder if 0 <= holder < state.n else NO_ONE
 
 
+def holds_resources(state: State, seat: int) -> bool:
+    """Whether the seat holds a resource card it could give (a module's tokens, such as Oil
+    Springs' oil, are not cards these events move)."""
+    hand = state.players[seat].hand
+    return any(hand[r] for r in range(len(RESOURCES)))
+
+
 def assist_givers(state: State) -> list[int]:
-    """Leaders by public VP, in seat order from the active player, who hold cards."""
+    """Leaders by public VP, in seat order from the active player, who hold resource cards."""
     vps = [public_vp(state, s) for s in range(state.n)]
     if len(set(vps)) == 1:
         return []
     top = max(vps)
     order = [(state.current + i) % state.n for i in range(state.n)]
-    return [s for s in order if vps[s] == top and state.players[s].cards]
+    return [s for s in order if vps[s] == top and holds_resources(state, s)]
 
 
 def asked(state: State, event: str) -> list[int]:
@@ -113,7 +120,7 @@ def asked(state: State, event: str) -> list[int]:
         damaged = ext(state).damaged
         return [s for s in range(n) if players[s].roads and damaged[s] == NO_ONE]
     if event == "good_neighbors":
-        return [s for s in range(n) if players[s].cards]
+        return [s for s in range(n) if holds_resources(state, s)]
     if event in ("tournament", "calm_sea", "plentiful_year"):
         if not any(state.bank):
             return []
