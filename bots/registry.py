@@ -13,11 +13,13 @@ import re
 
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
+from bots.search import SearchBot
 from bots.sdk import Bot, BotFactory
 
 SHIPPED: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "search": SearchBot,
 }
 
 
