@@ -13,8 +13,8 @@ import re
 
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
-from bots.search import SearchBot
 from bots.sdk import Bot, BotFactory
+from bots.search import SearchBot
 
 SHIPPED: dict[str, BotFactory] = {
     "random": RandomBot,

@@ -68,6 +68,7 @@ DEFAULT_PLAYOUTS = 24  # per decision; calibrated to the 50 ms median goal (benc
 MAX_CANDIDATES = 8
 PLAYOUT_STEPS = 160  # a playout's safety cap on engine decisions
 OFFERS_PER_TURN = 1
+GAMES_REMEMBERED = 64  # games a bot keeps per-game data of (a worker serves many at once)
 
 
 @dataclass
@@ -87,7 +88,7 @@ class SearchBot:
         self.heuristic = HeuristicBot(seed)
         self.trackers: dict[tuple[str, int], BeliefTracker] = {}
         self.rebuilders: dict[str, ViewDeterminizer] = {}
-        self.offered: dict[tuple[str, int], int] = {}
+        self.offered: dict[str, tuple[int, int]] = {}  # game -> (turn, offers made in it)
         self.stats = SearchStats()
 
     # --- the log, when the host feeds it (bots.sdk.Observer) ------------------------------
@@ -123,8 +124,10 @@ class SearchBot:
         offer = self.offer(view, prompt, bundle_to_vector(view.players[view.seat].hand or {}))
         if offer is not None:
             # Offered outside the search: the playouts cannot know how the others answer.
-            key = (view.game_id, view.turn)
-            self.offered = {key: self.offered.get(key, 0) + 1}  # this turn's offers only
+            turn, count = self.offered.get(view.game_id, (view.turn, 0))
+            self.offered[view.game_id] = (view.turn, (count if turn == view.turn else 0) + 1)
+            while len(self.offered) > GAMES_REMEMBERED:  # a worker plays many games at once
+                del self.offered[next(iter(self.offered))]
             return offer
         candidates = self.candidates(view, prompt)
         if len(candidates) == 1:
@@ -144,7 +147,9 @@ class SearchBot:
         rebuild = self.rebuilders.get(view.game_id)
         if rebuild is None:
             rebuild = ViewDeterminizer(view)
-            self.rebuilders = {view.game_id: rebuild}
+            self.rebuilders[view.game_id] = rebuild
+            while len(self.rebuilders) > GAMES_REMEMBERED:
+                del self.rebuilders[next(iter(self.rebuilders))]
         return rebuild.sample(view, prompt, self.rng)
 
     def search(self, seat: int, states: list[State], candidates: list[Command]) -> Command:
@@ -224,7 +229,8 @@ class SearchBot:
 
     def offer(self, view: View, prompt: Prompt, hand: list[int]) -> ProposeTrade | None:
         """One card of surplus for one card a build lacks (once per turn)."""
-        if not prompt.may_trade or self.offered.get((view.game_id, view.turn), 0) >= OFFERS_PER_TURN:
+        turn, count = self.offered.get(view.game_id, (view.turn, 0))
+        if not prompt.may_trade or (turn == view.turn and count >= OFFERS_PER_TURN):
             return None
         for goal in (COSTS["city"], COSTS["settlement"], COSTS["development_card"]):
             need = [max(0, goal[i] - hand[i]) for i in range(5)]
@@ -322,9 +328,9 @@ def fast_policy(state: State, prompt: Prompt, rng: random.Random) -> Command:
         if best is not None:
             return best
         hand = state.players[seat].hand
-        if hand[3] + hand[4] < 5 and any(isinstance(o, BuyDevelopmentCard) for o in options):
-            if rng.random() < 0.5:
-                return BuyDevelopmentCard(seat=seat)
+        if (hand[3] + hand[4] < 5 and any(isinstance(o, BuyDevelopmentCard) for o in options)
+                and rng.random() < 0.5):
+            return BuyDevelopmentCard(seat=seat)
         roads = [o for o in options if isinstance(o, BuildRoad)]
         if roads and rng.random() < 0.5:
             return rng.choice(roads)
