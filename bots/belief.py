@@ -24,7 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from events.events import CardStolen, DevelopmentCardBought, Event, GameCreated
+from events.events import CardStolen, DevelopmentCardBought, Event, GameCreated, MonopolyPlayed
 from services.rules.engine import evolve, initial_state
 from services.rules.engine.state import State
 
@@ -52,14 +52,22 @@ class BeliefTracker:
     def observe(self, event: Event) -> None:
         """Fold one event of this seat's log (already redacted for it)."""
         alive: list[State] = []
+        evolved: list[State] = []
         for state in self.particles:
             filled = self._fill(state, event)
             try:
                 evolve(state, filled)
             except (KeyError, IndexError, ValueError) as exc:
                 raise BeliefError(f"cannot follow {type(event).__name__}: {exc}") from exc
-            if consistent(state):
+            evolved.append(state)
+            if consistent(state) and monopoly_took_all(state, event):
                 alive.append(state)
+        if not alive:
+            # A seat played a card no particle guessed it bought: the count was right, the
+            # guess of which card wrong. Swap the guess in each particle and look again.
+            for state in evolved:
+                if swap_dev_guesses(state) and consistent(state) and monopoly_took_all(state, event):
+                    alive.append(state)
         if not alive:
             # Nothing explains the log (too few particles met a rare history): keep one state
             # and mend its hands, moving each missing card from the seat's largest pile.
@@ -128,6 +136,33 @@ def consistent(state: State) -> bool:
         if min(p.hand, default=0) < 0 or min(p.dev, default=0) < 0:
             return False
     return min(state.deck, default=0) >= 0
+
+
+def swap_dev_guesses(state: State) -> bool:
+    """Turn another unplayed card of a seat into the one it played (and put the other back
+    in the deck's count); False if some seat had no card to turn."""
+    for p in state.players[: state.n]:
+        for c, n in enumerate(p.dev):
+            while n < 0:
+                other = next((k for k in range(len(p.dev)) if k != c and p.dev[k] > 0), None)
+                if other is None:
+                    return False
+                p.dev[other] -= 1
+                p.dev_new[other] = min(p.dev_new[other], p.dev[other])
+                state.deck[other] += 1
+                state.deck[c] -= 1
+                n += 1
+                p.dev[c] = n
+    return True
+
+
+def monopoly_took_all(state: State, event: Event) -> bool:
+    """A monopoly takes every card of its resource: a particle that had more than the log
+    says was taken from a seat is wrong about that seat."""
+    if not isinstance(event, MonopolyPlayed):
+        return True
+    r = state.rules.vocab.resource_index[event.resource]
+    return all(p.hand[r] == 0 for p in state.players[: state.n] if p.seat != event.seat)
 
 
 def mend(state: State) -> None:
