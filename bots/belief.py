@@ -54,10 +54,9 @@ class BeliefTracker:
         alive: list[State] = []
         evolved: list[State] = []
         for state in self.particles:
-            filled = self._fill(state, event)
             try:
-                evolve(state, filled)
-            except (KeyError, IndexError, ValueError) as exc:
+                evolve(state, self._fill(state, event))
+            except (AssertionError, KeyError, IndexError, TypeError, ValueError) as exc:
                 raise BeliefError(f"cannot follow {type(event).__name__}: {exc}") from exc
             evolved.append(state)
             if consistent(state) and monopoly_took_all(state, event):
