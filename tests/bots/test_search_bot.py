@@ -7,8 +7,8 @@ import pytest
 
 from bots.heuristic import HeuristicBot
 from bots.local import play
+from bots.sdk import Bot, reseed
 from bots.search import SearchBot
-from bots.sdk import reseed
 from events.commands import Command
 from events.events import ModuleSpec
 from services.rules.engine import MODULES, decide, evolve, new_game, next_prompt, pending, view
@@ -88,12 +88,12 @@ def rulesets() -> list[tuple[str, tuple[ModuleSpec, ...], int]]:
     return out
 
 
-@pytest.mark.parametrize("name,modules,seats", rulesets(), ids=[r[0] for r in rulesets()])
+@pytest.mark.parametrize(("name", "modules", "seats"), rulesets(), ids=[r[0] for r in rulesets()])
 def test_search_bot_finishes_games_in_every_built_ruleset(name: str, modules: tuple[ModuleSpec, ...],
                                                           seats: int) -> None:
     created = new_game(f"every-{name}", seats, b"every", modules=modules, turn_limit=120)
     search = SearchBot(0, playouts=4)
-    bots = [search, *[HeuristicBot(i) for i in range(1, seats)]]
+    bots: list[Bot] = [search, *[HeuristicBot(i) for i in range(1, seats)]]
     # `play` feeds the search bot its log and raises on any illegal command.
     game = play(created, bots, SeededDealer(b"every"))
     assert game.state.finished
