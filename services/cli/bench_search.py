@@ -14,7 +14,7 @@ from bots.heuristic import HeuristicBot
 from bots.local import play
 from bots.search import DEFAULT_PLAYOUTS, SearchBot
 from events.commands import Command
-from events.events import ModuleSpec
+from events.events import ModuleSpec, TradeCompleted, TradeProposed
 from events.prompts import Prompt, View
 from services.cli.bench import peak_rss_mb
 from services.rules.engine import initial_state, new_game
@@ -62,6 +62,7 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     searched: list[float] = []
     total_playouts = wins = 0
     observing = 0.0
+    offers = deals = 0
     fallbacks: dict[str, int] = {}
     start = time.perf_counter()
     for g in range(games):
@@ -73,6 +74,8 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
         bots[seat] = bot
         game = play(created, bots, SeededDealer(game_seed))
         wins += game.state.winner == seat
+        offers += sum(1 for e in game.log if isinstance(e, TradeProposed) and e.seat == seat)
+        deals += sum(1 for e in game.log if isinstance(e, TradeCompleted) and e.seat == seat)
         times += bot.times
         searched += bot.searched_times
         total_playouts += bot.stats.playouts
@@ -90,6 +93,7 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
         "games": games, "playouts_per_decision": playouts, "view_only": view_only,
         "variants": [v.name for v in variants],
         "search_wins": wins,
+        "offers": offers, "offers_completed": deals,
         "decisions": len(times), "searched_decisions": len(searched),
         "decision_ms_median": 1000 * quantile(times, 0.5),
         "decision_ms_p99": 1000 * quantile(times, 0.99),
@@ -117,5 +121,6 @@ def format_search(r: dict[str, Any]) -> str:
         f"{r['belief_ms_per_decision']:.2f} ms per decision on average",
         f"  playouts/s {r['playouts_per_s']:.0f}; state copies/s {r['state_copies_per_s']:.0f}; "
         f"peak RSS {r['peak_rss_mb']:.0f} MB; {r['seconds']:.1f} s",
+        f"  domestic offers made {r['offers']}, completed {r['offers_completed']}",
         *([f"  fell back to the heuristic: {r['fallbacks']}"] if r["fallbacks"] else []),
     ])
