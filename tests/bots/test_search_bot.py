@@ -98,3 +98,40 @@ def test_search_bot_finishes_games_in_every_built_ruleset(name: str, modules: tu
     game = play(created, bots, SeededDealer(b"every"))
     assert game.state.finished
     assert search.stats.searched > 0 or search.stats.fallbacks
+
+
+def test_the_view_determinizer_keeps_what_the_view_shows_and_deals_the_rest() -> None:
+    import random
+
+    from bots.determinize import ViewDeterminizer
+
+    state, seat = main_decision(b"determinize")
+    seen = view(state, seat)
+    prompt = next_prompt(state, pending(state))
+    dealt = ViewDeterminizer(seen).sample(seen, prompt, random.Random(0))
+    assert dealt.players[seat].hand == state.players[seat].hand
+    assert dealt.players[seat].dev == state.players[seat].dev
+    for s in range(4):
+        assert sum(dealt.players[s].hand) == sum(state.players[s].hand)
+        assert sum(dealt.players[s].dev) == sum(state.players[s].dev)
+        assert dealt.players[s].settlements == state.players[s].settlements
+    assert dealt.bank == state.bank
+    for r in range(5):  # every resource card is somewhere: bank or a hand
+        assert dealt.bank[r] + sum(p.hand[r] for p in dealt.players) == 19
+    assert dealt.vertex_owner == state.vertex_owner
+    assert dealt.edge_owner == state.edge_owner
+    assert [p.ratios for p in dealt.players] == [p.ratios for p in state.players]
+
+
+@pytest.mark.parametrize(("name", "modules", "seats"), rulesets()[:4], ids=[r[0] for r in rulesets()[:4]])
+def test_search_bot_from_views_only_finishes_games(name: str, modules: tuple[ModuleSpec, ...],
+                                                    seats: int) -> None:
+    """As over Redis: no log, the hidden cards dealt from the view (or the heuristic where
+    the view has a module's parts)."""
+    created = new_game(f"views-{name}", seats, b"views", modules=modules, turn_limit=120)
+    search = SearchBot(0, playouts=4)
+    search.observe = None  # type: ignore[assignment,method-assign]  # a host without the log
+    bots: list[Bot] = [search, *[HeuristicBot(i) for i in range(1, seats)]]
+    game = play(created, bots, SeededDealer(b"views"))
+    assert game.state.finished
+    assert not search.trackers
