@@ -286,7 +286,10 @@ class SearchBot:
             try:
                 events = decide(state, command, dealer)
             except Rejected:
-                events = decide(state, prompt.default, dealer)
+                try:
+                    events = decide(state, prompt.default, dealer)
+                except Rejected:
+                    break  # a drawn state a module's rule cannot go on from: score it as it is
             for e in events:
                 evolve(state, e)
             steps += 1

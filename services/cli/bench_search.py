@@ -57,7 +57,7 @@ def quantile(values: list[float], q: float) -> float:
 
 def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
                  variants: tuple[ModuleSpec, ...] = (), seats: int = 4,
-                 view_only: bool = False) -> dict[str, Any]:
+                 view_only: bool = False, ruleset: str = "base") -> dict[str, Any]:
     times: list[float] = []
     searched: list[float] = []
     total_playouts = wins = 0
@@ -67,7 +67,8 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     start = time.perf_counter()
     for g in range(games):
         game_seed = f"bench-search:{seed}:{g}".encode()
-        created = new_game(f"bench-search-{g}", seats, game_seed, modules=variants, turn_limit=400)
+        created = new_game(f"bench-search-{g}", seats, game_seed, modules=variants,
+                           ruleset=ruleset, turn_limit=400)
         bot = TimedSearch(seed * 1000 + g, playouts, view_only)
         bots: list[Any] = [HeuristicBot(seed * 1000 + g * 10 + s) for s in range(seats)]
         seat = g % seats
@@ -83,7 +84,7 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
         for reason, n in bot.stats.fallbacks.items():
             fallbacks[reason] = fallbacks.get(reason, 0) + n
     elapsed = time.perf_counter() - start
-    state = initial_state(new_game("copy", seats, b"copy", modules=variants))
+    state = initial_state(new_game("copy", seats, b"copy", modules=variants, ruleset=ruleset))
     copies = 5000
     t = time.perf_counter()
     for _ in range(copies):
@@ -91,7 +92,7 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     copy_s = time.perf_counter() - t
     return {
         "games": games, "playouts_per_decision": playouts, "view_only": view_only,
-        "variants": [v.name for v in variants],
+        "ruleset": ruleset, "variants": [v.name for v in variants],
         "search_wins": wins,
         "offers": offers, "offers_completed": deals,
         "decisions": len(times), "searched_decisions": len(searched),
@@ -111,7 +112,8 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
 def format_search(r: dict[str, Any]) -> str:
     mode = "view only (as over Redis)" if r["view_only"] else "belief tracker fed with its log"
     return "\n".join([
-        f"search bot, {r['playouts_per_decision']} playouts per decision, {mode}: "
+        f"search bot ({r['ruleset']}{''.join(' +' + v for v in r['variants'] if v != r['ruleset'])}), "
+        f"{r['playouts_per_decision']} playouts per decision, {mode}: "
         f"{r['games']} games vs 3 heuristic bots, won {r['search_wins']}",
         f"  decisions {r['decisions']}: median {r['decision_ms_median']:.2f} ms, "
         f"p99 {r['decision_ms_p99']:.1f} ms",

@@ -66,7 +66,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.cli.bench_search import bench_search, format_search
 
         out = bench_search(args.games, playouts=args.playouts, seed=args.seed, variants=specs,
-                           seats=args.seats, view_only=args.view_only)
+                           seats=args.seats, view_only=args.view_only, ruleset=args.ruleset)
         print(json.dumps(out) if args.json else format_search(out))
         return 0
     if args.target != "engine":
