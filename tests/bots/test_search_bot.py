@@ -135,3 +135,32 @@ def test_search_bot_from_views_only_finishes_games(name: str, modules: tuple[Mod
     game = play(created, bots, SeededDealer(b"views"))
     assert game.state.finished
     assert not search.trackers
+
+
+class Spy(HeuristicBot):
+    """A heuristic bot that reads its log like the search bot does, and keeps it."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seen: list[tuple[int, object]] = []
+
+    def observe(self, seat: int, event: object) -> None:
+        self.seen.append((seat, event))
+
+
+def test_the_log_a_bot_is_fed_hides_the_other_seats_secrets() -> None:
+    from events.events import CardStolen, DevelopmentCardBought
+
+    spies = [Spy(i) for i in range(4)]
+    play(new_game("spy", 4, b"spy"), list(spies), SeededDealer(b"spy"))
+    stolen = bought = 0
+    for spy in spies:
+        for seat, e in spy.seen:
+            if isinstance(e, CardStolen) and seat not in (e.thief, e.victim):
+                assert e.resource is None
+                stolen += 1
+            if isinstance(e, DevelopmentCardBought) and seat != e.seat:
+                assert e.card is None
+                bought += 1
+    assert stolen
+    assert bought
