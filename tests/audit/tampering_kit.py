@@ -1,6 +1,7 @@
-"""Tampering with an archived game, for the audit tests (tests/audit and every scenario's):
-`audit_lines` re-judges archive lines, `tampered` edits the decoded lines first, `events_of`
-finds the entries of one event type to edit."""
+"""Auditing and tampering with an archived game, for the audit tests (tests/audit and every
+scenario's): `audit_recorded` re-judges a recorded game's archive, `audit_lines` archive lines,
+`audit_objects` decoded (and perhaps edited) lines; `tampered` edits the decoded lines first,
+`events_of` finds the entries of one event type to edit."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from services.audit.archive import read_lines
+from recording import Recorder
+
+from services.audit.archive import dump_lines, read_lines
 from services.audit.audit import AuditReport, audit
 
 Lines = list[dict[str, Any]]
@@ -19,10 +22,19 @@ def audit_lines(lines: list[bytes]) -> AuditReport:
     return audit(record)
 
 
+def audit_objects(objs: Lines) -> AuditReport:
+    return audit_lines([json.dumps(o).encode() for o in objs])
+
+
+def audit_recorded(rec: Recorder) -> AuditReport:
+    """The archive of a finished recorded game, re-judged."""
+    return audit_lines(list(dump_lines(rec.record(), "finished")))
+
+
 def tampered(archive: list[bytes], edit: Callable[[Lines], None]) -> AuditReport:
     objs = [json.loads(line) for line in archive]
     edit(objs)
-    return audit_lines([json.dumps(o).encode() for o in objs])
+    return audit_objects(objs)
 
 
 def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
