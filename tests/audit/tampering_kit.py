@@ -41,6 +41,16 @@ def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
     return [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
 
 
+def change_a_die(index: int) -> Callable[[Lines], None]:
+    """An edit: the `index`-th DiceRolled shows another first die."""
+
+    def edit(objs: Lines) -> None:
+        ev = events_of(objs, "DiceRolled")[index]["envelope"]["event"]
+        ev["d1"] = ev["d1"] % 6 + 1
+
+    return edit
+
+
 def event_types(archive: list[bytes]) -> set[str]:
     """The event types an archive holds."""
     objs = [json.loads(line) for line in archive]

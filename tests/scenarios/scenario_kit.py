@@ -1,6 +1,7 @@
 """What every scenario's tests share: the rule-id coverage check (the ids a scenario registers,
-the test functions of its directory that name them, the ids its rules doc lists) and the
-`hexlog play → replay → audit` steps through Redis.
+the test functions of its directory that name them, the ids its rules doc lists), the
+`hexlog play → replay → audit` steps through Redis, and plain stand-ins for the names a
+module's narration asks for and the sketch its drawing marks.
 
 The coverage convention: a rule id `x.y.z` is covered by a test function whose name contains
 `x_y_z` as whole words (`test_x_y_z_…`), or, where a scenario allows it, by a test asserting
@@ -72,3 +73,29 @@ def audit_passes(hexlog: Hexlog, game_id: str, timeout: float = 120) -> str:
     audited = hexlog.run("audit", game_id, timeout=timeout)
     assert audited.code == 0, (audited.out + audited.err)[-2000:]
     return audited.out
+
+
+class Names:
+    """Names for a narration hook: `seat0`, `v12`, `e7`, `h3`."""
+
+    def who(self, seat: int | None) -> str:
+        return f"seat{seat}"
+
+    def vertex(self, v: int) -> str:
+        return f"v{v}"
+
+    def edge(self, e: int) -> str:
+        return f"e{e}"
+
+    def hex(self, h: int) -> str:
+        return f"h{h}"
+
+
+class Marks:
+    """A sketch for a drawing hook that keeps its marks as (place, site, text)."""
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[str, int, str]] = []
+
+    def mark(self, place: str, site: int, text: str) -> None:
+        self.marks.append((place, site, text))

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from recording import Recorder, bot_chooser
-from tampering_kit import Lines, audit_lines, events_of, tampered
+from tampering_kit import Lines, audit_lines, change_a_die, events_of, tampered
 
 from events.events import ModuleSpec
 from services.audit.archive import dump_lines
@@ -34,11 +34,7 @@ def test_caravans_game_audits_clean(archive: list[bytes]) -> None:
 
 
 def test_caravans_tampered_die_is_caught_as_chance(archive: list[bytes]) -> None:
-    def edit(objs: Lines) -> None:
-        ev = events_of(objs, "DiceRolled")[7]["envelope"]["event"]
-        ev["d1"] = ev["d1"] % 6 + 1
-
-    report = tampered(archive, edit)
+    report = tampered(archive, change_a_die(7))
     assert report.exit_code == 1
     assert report.divergences[0].kind == "chance"
 

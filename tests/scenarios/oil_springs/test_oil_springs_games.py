@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from oil_springs_helpers import corner, ext, table
 from recording import Recorder, bot_chooser
+from scenario_kit import Marks, Names
 from tampering_kit import audit_objects, audit_recorded
 
 from bots.heuristic import HeuristicBot
@@ -276,28 +277,6 @@ def test_random_games_with_friendly_robber_and_event_cards_end() -> None:
 
 
 # --- narration and drawing ----------------------------------------------------------------
-
-
-class Marks:
-    def __init__(self) -> None:
-        self.marks: list[tuple[str, int, str]] = []
-
-    def mark(self, place: str, site: int, text: str) -> None:
-        self.marks.append((place, site, text))
-
-
-class Names:
-    def who(self, seat: int | None) -> str:
-        return f"seat{seat}"
-
-    def vertex(self, v: int) -> str:
-        return f"v{v}"
-
-    def edge(self, e: int) -> str:
-        return f"e{e}"
-
-    def hex(self, h: int) -> str:
-        return f"h{h}"
 
 
 def test_floods_and_pollution_are_told_in_words() -> None:

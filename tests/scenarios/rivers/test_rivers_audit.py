@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from recording import Recorder, bot_chooser
-from tampering_kit import Lines, audit_lines, event_types, events_of, tampered
+from tampering_kit import Lines, audit_lines, change_a_die, event_types, events_of, tampered
 
 from events.events import ModuleSpec
 from services.audit.archive import dump_lines
@@ -49,11 +49,7 @@ def test_a_moved_joining_2_is_caught(archive: list[bytes]) -> None:
 
 
 def test_a_changed_die_is_caught(archive: list[bytes]) -> None:
-    def edit(objs: Lines) -> None:
-        ev = events_of(objs, "DiceRolled")[7]["envelope"]["event"]
-        ev["d1"] = ev["d1"] % 6 + 1
-
-    report = tampered(archive, edit)
+    report = tampered(archive, change_a_die(7))
     assert report.exit_code == 1
     assert report.divergences[0].kind == "chance"
 
