@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from ba_helpers import SPEC
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_lines, audit_objects
 
 from events.events import CardStolen
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import AuditReport, audit
+from services.audit.archive import dump_lines
+from services.audit.audit import AuditReport
 from services.rules.engine import redact, view
 
 Lines = list[dict[str, Any]]
@@ -35,22 +36,17 @@ def archive(recorded: Recorder) -> list[bytes]:
     return list(dump_lines(recorded.record(), "finished"))
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    _, record = read_lines(lines)
-    return audit(record)
-
-
 def tampered(archive: list[bytes], tag: str, field: str, change: Callable[[Any], Any]) -> AuditReport:
     objs: Lines = [json.loads(line) for line in archive]
     found = [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
     assert found, f"no {tag} in the game"
     ev = found[len(found) // 2]["envelope"]["event"]
     ev[field] = change(ev[field])
-    return run([json.dumps(o).encode() for o in objs])
+    return audit_objects(objs)
 
 
 def test_an_honest_barbarian_attack_game_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
 
@@ -76,7 +72,7 @@ def test_a_tampered_prisoner_throw_off_is_caught(archive: list[bytes]) -> None:
         pytest.skip("no contested battle in this game")
     ev = contested[0]["envelope"]["event"]
     ev["throws"] = [[(w + 1) % 3 for w in group] for group in ev["throws"]]
-    assert run([json.dumps(o).encode() for o in objs]).exit_code == 1
+    assert audit_objects(objs).exit_code == 1
 
 
 def test_a_tampered_colour_die_is_caught(archive: list[bytes]) -> None:

@@ -5,17 +5,13 @@ cards), and catches a tampered draw, bid or camel (docs/rules/chance-and-hidden-
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import Lines, audit_lines, change_a_die, events_of, tampered
 
 from events.events import ModuleSpec
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import AuditReport, audit
-
-Lines = list[dict[str, Any]]
+from services.audit.archive import dump_lines
 
 
 @pytest.fixture(scope="module")
@@ -30,34 +26,15 @@ def archive() -> list[bytes]:
     return lines
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    _, record = read_lines(lines)
-    return audit(record)
-
-
-def tampered(archive: list[bytes], edit: Callable[[Lines], None]) -> AuditReport:
-    objs = [json.loads(line) for line in archive]
-    edit(objs)
-    return run([json.dumps(o).encode() for o in objs])
-
-
-def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
-    return [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
-
-
 def test_caravans_game_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
     assert report.chance > 20
 
 
 def test_caravans_tampered_die_is_caught_as_chance(archive: list[bytes]) -> None:
-    def edit(objs: Lines) -> None:
-        ev = events_of(objs, "DiceRolled")[7]["envelope"]["event"]
-        ev["d1"] = ev["d1"] % 6 + 1
-
-    report = tampered(archive, edit)
+    report = tampered(archive, change_a_die(7))
     assert report.exit_code == 1
     assert report.divergences[0].kind == "chance"
 

@@ -5,60 +5,39 @@ passes; `hexlog rulesets` lists what combines and `hexlog play` refuses what can
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[2] / "cli"))
-
-from cli_helpers import Hexlog  # noqa: E402
-
-
-@pytest.fixture
-def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
-    h = Hexlog(tmp_path)
-    yield h
-    h.stop_all()
+from cli_helpers import Hexlog
+from scenario_kit import audit_passes, play, replay
 
 
 def test_caravans_play_replay_and_audit_through_redis(hexlog: Hexlog) -> None:
-    played = hexlog.run("play", "--scenario", "caravans", "--seed", "caravans-cli", "--json")
-    assert played.code == 0, played.err
-    game = json.loads(played.out)
+    game = play(hexlog, "--scenario", "caravans", "--seed", "caravans-cli")
     assert game["modules"] == [{"name": "caravans", "params": {}}]
     assert game["vp_target"] == 12
     assert game["winner"] is not None
     assert game["scores"][game["winner"]] >= 12
-    shown = hexlog.run("replay", game["game_id"])
-    assert shown.code == 0, shown.err
-    assert "the table votes on the next camel" in shown.out
-    assert "names a placement (sealed)" in shown.out
-    assert "The vote is revealed" in shown.out
-    assert "A camel joins" in shown.out
-    assert " caravan at " not in "".join(x for x in shown.out.splitlines() if "names" in x)
-    referee = hexlog.run("replay", game["game_id"], "--as", "referee")
-    assert referee.code == 0, referee.err
-    named = [x for x in referee.out.splitlines() if " names " in x]
+    shown = replay(hexlog, game["game_id"])
+    assert "the table votes on the next camel" in shown
+    assert "names a placement (sealed)" in shown
+    assert "The vote is revealed" in shown
+    assert "A camel joins" in shown
+    assert " caravan at " not in "".join(x for x in shown.splitlines() if "names" in x)
+    referee = replay(hexlog, game["game_id"], "--as", "referee")
+    named = [x for x in referee.splitlines() if " names " in x]
     assert named
     assert all(" caravan at " in x for x in named)  # the referee sees every sealed choice
-    audited = hexlog.run("audit", game["game_id"])
-    assert audited.code == 0, audited.out + audited.err
-    assert "OK" in audited.out
+    assert "OK" in audit_passes(hexlog, game["game_id"])
 
 
 def test_caravans_play_with_the_variants_through_redis(hexlog: Hexlog) -> None:
     for variants, target in ((["friendly-robber", "event-cards", "harbormaster"], 13),
                              (["catan-for-two"], 12)):
         argv = [a for v in variants for a in ("--variant", v)]
-        played = hexlog.run("play", "--scenario", "caravans", *argv, "--seed", "cv-var",
-                            "--turn-limit", "400", "--json")
-        assert played.code == 0, played.err
-        game = json.loads(played.out)
+        game = play(hexlog, "--scenario", "caravans", *argv, "--seed", "cv-var",
+                    "--turn-limit", "400")
         assert game["vp_target"] == target
-        audited = hexlog.run("audit", game["game_id"])
-        assert audited.code == 0, audited.out + audited.err
+        audit_passes(hexlog, game["game_id"])
 
 
 def test_caravans_rulesets_and_refusals(hexlog: Hexlog) -> None:

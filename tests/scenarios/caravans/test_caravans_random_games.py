@@ -11,13 +11,12 @@ from collections import Counter
 
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_recorded
 
 from bots.local import next_prompt
 from bots.registry import make_bot
 from events.caravans import CamelPathNamed
 from events.events import Event, GameFinished, ModuleSpec
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import audit
 from services.rules.engine import decide, evolve, initial_state, new_game, pending, redact, view
 from services.rules.engine.base.scoring import VP_CARD, total_vp
 from services.rules.engine.chance import SeededDealer
@@ -139,6 +138,5 @@ def test_caravans_sampled_random_games_audit_clean(i: int) -> None:
     rec = Recorder.new(f"audit-{i}", f"caravans-{i}".encode(), seats=seats, modules=specs,
                        turn_limit=TURN_LIMIT)
     rec.play(bot_chooser(kinds), max_decisions=40_000)
-    _, record = read_lines(list(dump_lines(rec.record(), "finished")))
-    report = audit(record)
+    report = audit_recorded(rec)
     assert report.exit_code == 0, report.to_dict()

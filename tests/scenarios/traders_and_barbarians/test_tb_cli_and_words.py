@@ -4,12 +4,8 @@ words, `hexlog audit` passing; the narration and the drawing of the scenario's p
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
+from cli_helpers import Hexlog
+from scenario_kit import audit_passes, play, replay
 from tb_helpers import CORNER, QUARRY_PLAZA, SPOKE, put_wagon, table, tb
 
 from events.traders_and_barbarians import (
@@ -22,37 +18,20 @@ from services.cli.result import format_result
 from services.render.narrate import Context, narrate
 from services.render.text import render_board
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "cli"))
-
-from cli_helpers import Hexlog  # noqa: E402
-
-
-@pytest.fixture
-def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
-    h = Hexlog(tmp_path)
-    yield h
-    h.stop_all()
-
 
 def test_play_replay_and_audit_through_redis(hexlog: Hexlog) -> None:
-    played = hexlog.run("play", "--scenario", "traders-and-barbarians", "--seed", "tb-cli",
-                        "--json")
-    assert played.code == 0, played.err
-    game = json.loads(played.out)
+    game = play(hexlog, "--scenario", "traders-and-barbarians", "--seed", "tb-cli")
     assert game["modules"] == [{"name": "traders-and-barbarians", "params": {}}]
     assert game["vp_target"] == 13
     assert game["winner"] is not None
     assert game["scores"][game["winner"]] >= 13
     assert any(p["module_vp"] > 0 for p in game["players"])  # deliveries, wagon card 5
     assert "module VP" in format_result(game)  # the text table adds up
-    shown = hexlog.run("replay", game["game_id"])
-    assert shown.code == 0, shown.err
-    assert "'s wagon travels along" in shown.out
-    assert "moves barbarian" in shown.out
-    assert "delivers" in shown.out
-    checked = hexlog.run("audit", game["game_id"])
-    assert checked.code == 0, checked.out + checked.err
-    assert "OK" in checked.out
+    shown = replay(hexlog, game["game_id"])
+    assert "'s wagon travels along" in shown
+    assert "moves barbarian" in shown
+    assert "delivers" in shown
+    assert "OK" in audit_passes(hexlog, game["game_id"])
 
 
 def test_the_scenario_narrates_its_events() -> None:

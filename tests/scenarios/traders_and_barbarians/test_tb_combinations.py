@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_recorded
 from tb_helpers import TB
 
 from events.events import ModuleSpec
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import audit
 from services.rules.engine import RulesetError, new_game
 from services.rules.engine.modules import MODULES, check_combination
 
@@ -46,7 +45,6 @@ def test_allowed_tables_play_to_the_end_and_audit_clean(extra: ModuleSpec) -> No
                        turn_limit=150)
     rec.play(bot_chooser(["heuristic", "random", "heuristic"]), max_decisions=50_000)
     assert rec.state.finished
-    _, record = read_lines(list(dump_lines(rec.record(), "finished")))
-    assert audit(record).exit_code == 0
+    assert audit_recorded(rec).exit_code == 0
     if extra.name == "victory-points":
         assert rec.state.rules.win_target(rec.state, 0) == 10

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_objects
 from tb_helpers import TB
 
 from bots.heuristic import HeuristicBot
@@ -30,8 +31,7 @@ from events.traders_and_barbarians import (
     TraderSoldResource,
     WagonMoved,
 )
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import audit
+from services.audit.archive import dump_lines
 from services.rules.engine import (
     decide,
     evolve,
@@ -204,9 +204,7 @@ def objects(archive: list[bytes]) -> list[dict[str, object]]:
 
 
 def report(objs: list[dict[str, object]]) -> int:
-    _, record = read_lines([json.dumps(o).encode() for o in objs])
-    result = audit(record)
-    return result.exit_code
+    return audit_objects(objs).exit_code
 
 
 def of_type(objs: list[dict[str, object]], tag: str) -> list[dict[str, object]]:

@@ -11,7 +11,7 @@ from events.commands import BuyDevelopmentCard
 from events.events import Event
 from events.traders_and_barbarians import PlaySwiftJourney, SwiftJourneyPlayed, TraderCardBought
 from services.rules.engine.base.common import pay, require_afford, require_current
-from services.rules.engine.base.devcards import playable, require_playable
+from services.rules.engine.base.devcards import playable, require_playable, take_dev_card
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.traders_and_barbarians.common import WAGON, tb
@@ -53,14 +53,8 @@ def redact_bought(e: TraderCardBought, seat: int | None) -> Event:
 
 
 def evolve_bought(state: State, e: TraderCardBought) -> None:
-    state.dev_draws += 1
     pay(state, e.seat, state.rules.costs["development_card"])
-    if e.card is not None:
-        c = state.rules.vocab.dev_index[e.card]
-        state.deck[c] -= 1
-        p = state.players[e.seat]
-        p.dev[c] += 1
-        p.dev_new[c] += 1
+    take_dev_card(state, e.seat, e.card)
 
 
 def evolve_swift(state: State, e: SwiftJourneyPlayed) -> None:
