@@ -38,6 +38,7 @@ from services.runtime import processes
 from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url
 from services.store import EventStore
+from services.store.connect import connect
 from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
 
 
@@ -87,7 +88,7 @@ def bench_server(args: argparse.Namespace) -> Iterator[str]:
 
 async def forget_games(url: str, games: list[str]) -> None:
     """Delete every key of the benchmark's games from a server the user shares with it."""
-    redis = Redis.from_url(url)
+    redis = connect(url)
     try:
         for game in games:
             k = game_keys(game)
@@ -106,7 +107,7 @@ async def feed_total(redis: Redis) -> int:
 
 
 async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str, Any]:
-    redis = Redis.from_url(url)
+    redis = connect(url)
     client = Client(redis)
     await client.wait_for_rules()
     await redis.delete(latency_key())
