@@ -170,7 +170,8 @@ def register(sub: Any) -> None:
                        description="Probe a service by the heartbeat it keeps in Redis: with "
                                    "--name, that instance; otherwise any instance. For "
                                    "readiness and liveness probes (deploy/).")
-    p.add_argument("service", choices=["rules", "bots", "projections"])
+    p.add_argument("service", choices=["rules", "bots", "projections"],
+                   help="the service to probe: rules, bots or projections")
     p.add_argument("--name", default=None, help="the instance's `hexlog serve --name`")
     p.add_argument("--pool", default=None, help="bots: the pool whose heartbeat to check")
     add_server_options(p, log_level=False)
