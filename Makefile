@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament test lint bench clean
+.PHONY: tournament test test-cluster lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,11 @@ tournament: $(STAMP)
 test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
+
+# The store, service, security and tournament tests again, on an embedded 3-master Valkey
+# Cluster (every multi-key call in one slot; consumers read per partition).
+test-cluster: $(STAMP)
+	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -115,8 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an integer: the same seed plays the same games (default 0)")
     p.add_argument("--concurrency", type=at_least(1), default=32,
                    help="e2e: games at once (default 32)")
-    p.add_argument("--rules-workers", type=at_least(1), default=1,
-                   help="e2e: rules service processes (default 1)")
+    p.add_argument("--rules-workers", "--replicas", type=at_least(1), default=1,
+                   help="e2e: rules service processes (replicas sharing the partitions; "
+                        "default 1)")
+    p.add_argument("--cluster", type=at_least(1), default=None, metavar="N",
+                   help="e2e: on an embedded N-master Valkey Cluster of its own (TCP ports "
+                        "of 127.0.0.1) instead of one server")
     p.add_argument("--data-dir", default=None,
                    help="e2e: where the benchmark's own Valkey keeps its data while it runs "
                         "(default: a temporary folder, removed after; ignored with REDIS_URL)")

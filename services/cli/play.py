@@ -34,6 +34,7 @@ from services.cli.options import (
 from services.cli.registry import COMMANDS
 from services.rules.engine import evolve, initial_state
 from services.rules.engine.state import State
+from services.store.connect import connect
 
 if TYPE_CHECKING:
     from services.cli.progress import GameProgress
@@ -120,7 +121,6 @@ def format_result(result: dict[str, Any]) -> str:
 
 
 async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
-    from redis.asyncio import Redis
 
     from services.cli import credentials
     from services.cli.options import data_dir
@@ -130,7 +130,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     from services.client import Client, new_id
     from services.runtime.users import role_url
 
-    redis = Redis.from_url(role_url(url, "organiser"))
+    redis = connect(role_url(url, "organiser"))
     client = Client(redis)
     try:
         await client.wait_for_rules()

@@ -7,12 +7,11 @@ from typing import Any
 
 from services.cli.options import add_server_options
 from services.cli.registry import COMMANDS
+from services.store.connect import connect
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
     import asyncio
-
-    from redis.asyncio import Redis
 
     import services.tournament  # noqa: F401  (registers the standings projection)
     from services.cli.server import say, server_for
@@ -20,7 +19,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
     from services.runtime.users import role_url
 
     async def rebuild(url: str) -> tuple[int, list[str]]:
-        redis = Redis.from_url(role_url(url, "projections"))
+        redis = connect(role_url(url, "projections"))
         try:
             projector = Projector(redis)
             return await projector.rebuild(), projector.unreadable

@@ -19,6 +19,7 @@ from services.cli.options import (
     seat_count,
 )
 from services.cli.registry import COMMANDS
+from services.store.connect import connect
 
 # The service stack (asyncio, redis, …) is imported where it is used: `hexlog` imports this
 # module to register the command whatever command runs (`hexlog bench engine` too).
@@ -119,7 +120,6 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
                      games: list[dict[str, Any]]) -> None:
     """report.html (standings, ratings chart, every game) and a replay page per game in
     games/ (the games are over: everything is public; pages show the spectator's view)."""
-    from redis.asyncio import Redis
 
     from services.audit.replay import Viewer
     from services.cli.progress import CountProgress
@@ -131,7 +131,7 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
     from services.tournament.report import ratings_svg
 
     (out / "games").mkdir(parents=True, exist_ok=True)
-    redis = Redis.from_url(role_url(url, "organiser"))
+    redis = connect(role_url(url, "organiser"))
     pages: dict[str, str] = {}
     try:
         store = EventStore(redis)
@@ -167,7 +167,6 @@ def game_list(games: list[dict[str, Any]]) -> str:
 
 async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
               args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from redis.asyncio import Redis
 
     from services.cli.progress import CountProgress
     from services.client import Client
@@ -179,7 +178,7 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
         wait_for_bots,
     )
 
-    redis = Redis.from_url(role_url(url, "organiser"))  # an organiser: no game's secrets
+    redis = connect(role_url(url, "organiser"))  # an organiser: no game's secrets
     try:
         await Client(redis).wait_for_rules()
         await wait_for_bots(redis, shipped)  # workers of this command (or already running)

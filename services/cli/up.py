@@ -19,6 +19,7 @@ from typing import Any
 from services.cli.errors import UsageError
 from services.cli.options import add_server_options, at_least, positive_seconds
 from services.cli.registry import COMMANDS
+from services.store.connect import connect
 
 
 def check_bots(text: str) -> list[str]:
@@ -171,8 +172,6 @@ def cmd_health(args: argparse.Namespace) -> int:
     heartbeat in Redis; 1 otherwise. What a container orchestrator's probe runs."""
     import asyncio
 
-    from redis.asyncio import Redis
-
     from services.cli.options import data_dir
     from services.rules.protocol import alive_key, heartbeat_key
     from services.runtime.shared import running_server
@@ -184,7 +183,7 @@ def cmd_health(args: argparse.Namespace) -> int:
     key = heartbeat_key(service, args.name) if args.name else alive_key(service)
 
     async def exists(url: str) -> bool:
-        redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
             return await redis.get(key) is not None  # GET: each role may read its heartbeat
         finally:

@@ -26,7 +26,10 @@ from collections.abc import Iterable
 from services.store.keys import PREFIX
 
 ROLES = ("rules", "organiser", "projections", "gateway")
-CONNECTION = "+ping +hello +client|setname +client|id +client|info +info"
+# What any client needs to connect; the last three let a Redis Cluster client learn the slot
+# map and the commands' key positions (harmless on a single server).
+CONNECTION = ("+ping +hello +client|setname +client|id +client|info +info "
+              "+cluster|slots +cluster|shards +command")
 
 
 def pool_user(pool: str) -> str:
