@@ -34,7 +34,6 @@ from services.cli.options import (
 from services.cli.registry import COMMANDS
 from services.rules.engine import evolve, initial_state
 from services.rules.engine.state import State
-from services.store.connect import connect
 
 if TYPE_CHECKING:
     from services.cli.progress import GameProgress
@@ -121,7 +120,6 @@ def format_result(result: dict[str, Any]) -> str:
 
 
 async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
-
     from services.cli import credentials
     from services.cli.options import data_dir
     from services.cli.progress import GameProgress
@@ -129,6 +127,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     from services.cli.server import say
     from services.client import Client, new_id
     from services.runtime.users import role_url
+    from services.store.connect import connect
 
     redis = connect(role_url(url, "organiser"))
     client = Client(redis)

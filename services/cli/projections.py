@@ -7,7 +7,6 @@ from typing import Any
 
 from services.cli.options import add_server_options
 from services.cli.registry import COMMANDS
-from services.store.connect import connect
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
@@ -19,6 +18,8 @@ def cmd_projections(args: argparse.Namespace) -> int:
     from services.runtime.users import role_url
 
     async def rebuild(url: str) -> tuple[int, list[str]]:
+        from services.store.connect import connect
+
         redis = connect(role_url(url, "projections"))
         try:
             projector = Projector(redis)

@@ -28,7 +28,6 @@ from events.events import GameFinished
 from services.cli.errors import UsageError
 from services.cli.options import add_server_options, at_least
 from services.cli.registry import COMMANDS
-from services.store.connect import connect as open_client
 
 if TYPE_CHECKING:  # the service stack is imported by the handlers, not to build the parser
     from redis.asyncio import Redis
@@ -62,6 +61,8 @@ def redis_url(args: argparse.Namespace, command: str) -> Iterator[str]:
 
 @asynccontextmanager
 async def connect(url: str) -> AsyncIterator[Redis]:
+    from services.store.connect import connect as open_client
+
 
     redis = open_client(url)
     try:

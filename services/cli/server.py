@@ -23,7 +23,6 @@ from services.cli.errors import CliError
 from services.cli.options import data_dir
 from services.runtime import processes
 from services.runtime.shared import Server, open_server, redact
-from services.store.connect import connect, plain_url
 
 
 def say(text: str) -> None:
@@ -34,6 +33,8 @@ def say(text: str) -> None:
 def redis_problem(url: str) -> str | None:
     """Why Redis at `url` cannot be used right now, or None when it answers."""
     import redis
+
+    from services.store.connect import plain_url
 
     client = redis.Redis.from_url(plain_url(url), socket_connect_timeout=2, socket_timeout=2)
     try:
@@ -63,6 +64,7 @@ def server_for(args: argparse.Namespace, command: str, *,
 
 async def _serving(url: str, services: Sequence[str]) -> list[bool]:
     from services.rules.protocol import is_serving
+    from services.store.connect import connect
 
     redis = connect(url)
     try:

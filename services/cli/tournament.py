@@ -19,7 +19,6 @@ from services.cli.options import (
     seat_count,
 )
 from services.cli.registry import COMMANDS
-from services.store.connect import connect
 
 # The service stack (asyncio, redis, …) is imported where it is used: `hexlog` imports this
 # module to register the command whatever command runs (`hexlog bench engine` too).
@@ -120,7 +119,6 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
                      games: list[dict[str, Any]]) -> None:
     """report.html (standings, ratings chart, every game) and a replay page per game in
     games/ (the games are over: everything is public; pages show the spectator's view)."""
-
     from services.audit.replay import Viewer
     from services.cli.progress import CountProgress
     from services.render.page import replay_page
@@ -128,6 +126,7 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
     from services.rules.record import load_record
     from services.runtime.users import role_url
     from services.store import EventStore
+    from services.store.connect import connect
     from services.tournament.report import ratings_svg
 
     (out / "games").mkdir(parents=True, exist_ok=True)
@@ -167,11 +166,11 @@ def game_list(games: list[dict[str, Any]]) -> str:
 
 async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
               args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-
     from services.cli.progress import CountProgress
     from services.client import Client
     from services.projections.projector import results_key
     from services.runtime.users import role_url
+    from services.store.connect import connect
     from services.tournament.runner import (
         TournamentRunner,
         bot_registered,

@@ -19,7 +19,6 @@ from typing import Any
 from services.cli.errors import UsageError
 from services.cli.options import add_server_options, at_least, positive_seconds
 from services.cli.registry import COMMANDS
-from services.store.connect import connect
 
 
 def check_bots(text: str) -> list[str]:
@@ -183,6 +182,8 @@ def cmd_health(args: argparse.Namespace) -> int:
     key = heartbeat_key(service, args.name) if args.name else alive_key(service)
 
     async def exists(url: str) -> bool:
+        from services.store.connect import connect
+
         redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
             return await redis.get(key) is not None  # GET: each role may read its heartbeat
