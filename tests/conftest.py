@@ -35,7 +35,7 @@ from services.rules.service import RulesService  # noqa: E402
 from services.runtime.cluster import EmbeddedCluster  # noqa: E402
 from services.runtime.valkey import EmbeddedValkey  # noqa: E402
 from services.store import EventStore  # noqa: E402
-from services.store.connect import connect, flush_everything, is_cluster_url  # noqa: E402
+from services.store.connect import connect, flush_everything  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,16 +45,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "single_server: about one embedded server (skipped with --cluster)")
+        "markers", "single_server: about one embedded server (not collected with --cluster)")
+    config.addinivalue_line(
+        "markers", "cluster_only: about a Redis Cluster (collected only with --cluster)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getoption("--cluster"):
-        return
-    skip = pytest.mark.skip(reason="about a single embedded server, not a cluster")
-    for item in items:
-        if item.get_closest_marker("single_server"):
-            item.add_marker(skip)
+    """Tests for the other kind of server are deselected, not skipped: each pass of CI runs
+    every test it collects, and a skip there would hide a test that never ran."""
+    other = "single_server" if config.getoption("--cluster") else "cluster_only"
+    deselected = [item for item in items if item.get_closest_marker(other)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if not item.get_closest_marker(other)]
 
 
 def cluster_masters(config: pytest.Config) -> int:
@@ -142,8 +145,7 @@ async def rules_app(url: str) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
     apps: list[Any] = []
 
     async def start(consumer: str = "rules-app", **kwargs: Any) -> Any:
-        if is_cluster_url(url) and kwargs.get("consumer_mode") == "faststream":
-            pytest.skip("the faststream consumer reads one server, not a cluster")
+        # (the faststream consumer reads one server: its tests are marked single_server)
         app = build_app(url, consumer=consumer, **kwargs)
         await app.start()
         apps.append(app)

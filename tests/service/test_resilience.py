@@ -15,7 +15,8 @@ from services.store.connect import is_cluster
 from services.store.keys import ORGANISER
 
 
-@pytest.mark.parametrize("mode", ["batched", "faststream"])
+@pytest.mark.parametrize(
+    "mode", ["batched", pytest.param("faststream", marks=pytest.mark.single_server)])
 async def test_worker_goes_on_after_its_connections_are_dropped(
     mode: str, rules_app: Any, store: EventStore, redis_client: Redis
 ) -> None:

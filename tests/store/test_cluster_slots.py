@@ -55,8 +55,7 @@ def test_reads_over_partitions_are_grouped_by_slot() -> None:
         assert len({slot(s) for s in subset}) == 1
 
 
-needs_cluster = pytest.mark.skipif("not config.getoption('--cluster')",
-                                   reason="needs pytest --cluster N")
+needs_cluster = pytest.mark.cluster_only  # collected by `pytest --cluster N` only
 
 
 @needs_cluster
