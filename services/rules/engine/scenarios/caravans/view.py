@@ -1,6 +1,7 @@
-"""What a seat sees of the caravans, and the drawing of camels (docs/rules/chance-and-hidden-
-information.md §14.8): camels, caravans and bids are public; a named placement is sealed, so a
-view shows who has named one and, to the voter alone, what."""
+"""What a seat sees of the caravans, and the drawing of camels.
+
+Camels, caravans and bids are public; a named placement is sealed, so a view shows who has named
+one and, to the voter alone, what (docs/rules/chance-and-hidden-information.md §14.8)."""
 
 from __future__ import annotations
 
