@@ -13,7 +13,7 @@ from typing import Literal
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
-from events.types import Bundle, Resource
+from events.types import Resource
 
 Commodity = Literal["glass", "marble", "sand", "tools"]
 BarbarianCause = Literal["seven", "knight", "drive_off"]
@@ -71,15 +71,6 @@ class TraderSellResource(Command, frozen=True, kw_only=True):
     resource: Resource
 
 
-class ProposeGoldTrade(Command, frozen=True, kw_only=True):
-    """A domestic offer with gold on one side (§10.11): the active seat gives `give` and
-    `give_gold` for `get` and `get_gold`; answered like any offer."""
-
-    give: Bundle
-    get: Bundle
-    give_gold: int = 0
-    get_gold: int = 0
-    to: tuple[int, ...] = ()
 
 
 class PlaySwiftJourney(Command, frozen=True, kw_only=True):
@@ -197,25 +188,8 @@ class TraderCardBought(Event, frozen=True, kw_only=True):
     n: int
 
 
-class GoldTradeProposed(Event, frozen=True, kw_only=True):
-    """An offer with gold on one side; the open offer is the base game's, its gold is here."""
-
-    seat: int
-    give: Bundle
-    get: Bundle
-    give_gold: int
-    get_gold: int
-    to: tuple[int, ...]
 
 
-class GoldTraded(Event, frozen=True, kw_only=True):
-    """The gold of a confirmed offer: `seat` (the proposer) pays `give_gold` to `partner`,
-    who pays `get_gold`."""
-
-    seat: int
-    partner: int
-    give_gold: int
-    get_gold: int
 
 
 class SwiftJourneyPlayed(Event, frozen=True, kw_only=True):

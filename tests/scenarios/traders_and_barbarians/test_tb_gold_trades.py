@@ -7,7 +7,8 @@ from tb_helpers import table, tb
 
 from events.commands import AcceptTrade, ConfirmTrade, CounterTrade, EndTurn, ProposeTrade
 from events.events import TradeCompleted
-from events.traders_and_barbarians import GoldTraded, MoveWagon, ProposeGoldTrade
+from events.gold_trades import GoldTraded, ProposeGoldTrade
+from events.traders_and_barbarians import MoveWagon
 from services.rules.engine import pending, view
 from services.rules.engine.state import MAIN
 from services.rules.engine.testing import Table

@@ -75,7 +75,7 @@ class AttackState:
 
     __slots__ = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
                  "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys")
+                 "marching", "moved", "gold_buys", "trade_gold")
 
     def __init__(self, hexes: int, seats: int) -> None:
         self.barbarians = [0] * hexes  # per hex id (coastal hexes only ever hold any)
@@ -93,6 +93,7 @@ class AttackState:
         self.marching = False  # knights have started moving: no more trading or building
         self.moved: list[int] = []  # paths of knights that moved this turn
         self.gold_buys = 0  # resources bought with gold this turn
+        self.trade_gold = [0, 0]  # the open offer's gold: (the proposer gives, it gets)
 
     def copy(self) -> AttackState:
         a = AttackState.__new__(AttackState)
@@ -108,7 +109,7 @@ class AttackState:
     def load(d: dict[str, Any]) -> AttackState:
         a = AttackState.__new__(AttackState)
         for name in AttackState.__slots__:
-            value = d[name]
+            value = d.get(name, [0, 0]) if name == "trade_gold" else d[name]  # older dumps
             setattr(a, name, list(value) if isinstance(value, list | tuple) else value)
         return a
 

@@ -40,6 +40,7 @@ register({
     "barbarian_attack.seven.steal": "Barbarian Attack: After the discards of a 7 the active player draws one random card from another player of their choice who holds cards.",
     "barbarian_attack.gold.buy": "Barbarian Attack: 2 gold buy 1 resource, at most twice per turn, while the bank has it.",
     "barbarian_attack.gold.sell": "Barbarian Attack: Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
+    "barbarian_attack.gold.trade": "Barbarian Attack: In a domestic trade the active player may give or ask gold on one side; each side must hold what it gives.",
     "barbarian_attack.gold.not_resource": "Barbarian Attack: Gold is not a resource card.",
     "barbarian_attack.win.target": "Barbarian Attack: The game is won with 12 VP (13 with Harbormaster).",
     "barbarian_attack.event_cards.robber_flees": "Barbarian Attack: With Event Cards, Robber Flees has no effect.",

@@ -35,4 +35,5 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "marching": a.marching,
         "moved": a.moved[:],
         "gold_buys": a.gold_buys,
+        "trade_gold": a.trade_gold[:] if state.trade is not None else None,
     }

@@ -36,13 +36,13 @@ from services.rules.engine.base import scoring
 from services.rules.engine.base.building import setup_round
 from services.rules.engine.base.turn import base_roll
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
+from services.rules.engine.gold_trades import GoldTrades
 from services.rules.engine.ruleset import SetupRound
 from services.rules.engine.scenarios.traders_and_barbarians import (
     barbarians,
     board,
     cards,
     gold,
-    gold_trades,
     prompts,
     two_player,
     wagon,
@@ -189,6 +189,6 @@ def install(rules: Rules, params: Any) -> None:
     wrap_setup_city(rules)
     wrap_turn_end(rules)
     two_player.install(rules)
-    gold_trades.install(rules)
+    GoldTrades(tb, P + "gold.trade").install(rules)
     # Points this scenario adds are checked for victory like a build.
     rules.derive((CommodityDelivered, WagonUpgraded, TraderCardBought), scoring.derive_victory)

@@ -11,6 +11,7 @@ from events.traders_and_barbarians import (
     TraderCardBought,
     WagonMoved,
 )
+from services.rules.engine.gold_trades import NARRATION as GOLD_TRADES
 from services.rules.engine.narration import Narrator, Places, load_templates, narrator
 
 BECAUSE = {"seven": "for the 7", "knight": "with a Knight", "drive_off": "after driving it off"}
@@ -47,7 +48,7 @@ def _bought(e: TraderCardBought, at: Places) -> str:
 
 
 NARRATION: dict[type[Event], Narrator] = load_templates(__name__.rpartition(".")[0],
-                                                       "narration.toml") | dict([
+                                                       "narration.toml") | GOLD_TRADES | dict([
     narrator(WagonMoved, _moved),
     narrator(BarbarianDriveOffTried, _tried),
     narrator(BarbarianMovedOnPath, _barbarian),
