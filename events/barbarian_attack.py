@@ -4,7 +4,8 @@ engine package `services.rules.engine.scenarios.barbarian_attack`).
 Everything here is public: barbarians, knights, gold, prisoners and the scenario's development
 cards (carried out the moment they are bought). Hands stay hidden through the base events.
 Hexes, edges and seats are the board's integer ids; a relocation from the supply has
-`source = -1`.
+`source = -1`. With Catan for Two the shared foreign knight stands for seat `FOREIGN` (-1) in a
+battle's `knights` (§9.12).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from events.types import Resource
 AttackCard = Literal["knighthood", "swift_knight", "treason", "intrigue"]
 ATTACK_CARDS: tuple[AttackCard, ...] = ("knighthood", "swift_knight", "treason", "intrigue")
 FROM_SUPPLY = -1
+FOREIGN = -1  # the foreign knight's "seat" in a battle (Catan for Two)
 
 # --- commands -------------------------------------------------------------------------------
 
@@ -52,6 +54,21 @@ class MarchKnight(Command, frozen=True, kw_only=True):
     source: int
     target: int
     boost: bool = False
+
+
+class MarchForeignKnight(Command, frozen=True, kw_only=True):
+    """Catan for Two (§9.12): the active seat marches the shared foreign knight to `target`,
+    after its own knights (up to 3 paths, as a knight's march)."""
+
+    target: int
+
+
+class MoveBarbarianByTokens(Command, frozen=True, kw_only=True):
+    """Catan for Two (§9.12): the token action moves one barbarian from coastal hex `source`
+    to coastal hex `target`."""
+
+    source: int
+    target: int
 
 
 class ChooseSevenVictim(Command, frozen=True, kw_only=True):
@@ -138,6 +155,27 @@ class CoastalBattleWon(Event, frozen=True, kw_only=True):
     die: int
     die_n: int
     lost: tuple[tuple[int, int], ...]
+
+
+class ForeignKnightJoined(Event, frozen=True, kw_only=True):
+    """Catan for Two: the foreign knight enters on castle path `edge` with the first knight."""
+
+    edge: int
+
+
+class ForeignKnightMarched(Event, frozen=True, kw_only=True):
+    seat: int
+    source: int
+    target: int
+
+
+class BarbarianMovedByTokens(Event, frozen=True, kw_only=True):
+    """Catan for Two: the token action moved a barbarian; `tokens` went back to the supply."""
+
+    seat: int
+    source: int
+    target: int
+    tokens: int
 
 
 class SevenVictimChosen(Event, frozen=True, kw_only=True):

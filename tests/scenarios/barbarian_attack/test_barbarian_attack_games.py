@@ -1,5 +1,6 @@
 """Property test: complete Barbarian Attack games (random bots, a heuristic seat in every tenth
-game, 2–4 seats, the combinable variants in every fourth; every 20th game audited) end with a winner or at the turn cap, keep the scenario's invariants after
+game, 2–4 seats, the combinable variants in every fourth, Catan for Two in a third of the
+two-seat games; every 20th game audited) end with a winner or at the turn cap, keep the scenario's invariants after
 every command, hide hands, and audit clean from their recorded logs.
 
 Invariants: per resource bank + hands == 19; barbarians on the board + supply + prisoners ==
@@ -36,6 +37,7 @@ VARIANTS: tuple[tuple[ModuleSpec, ...], ...] = (
     (ModuleSpec(name="harbormaster"), ModuleSpec(name="event-cards")),
     (ModuleSpec(name="victory-points", params={"target": 8}),),
 )
+TWO = (ModuleSpec(name="catan-for-two"),)
 GAMES = int(os.environ.get("BA_GAMES", "1000"))
 TURN_LIMIT = 50  # random tables rarely finish: the cap keeps the sweep short
 HEURISTIC_TURN_LIMIT = 300  # a heuristic seat wins in about 80 turns
@@ -65,7 +67,7 @@ def check(state: State) -> None:
     assert all(0 <= n <= full for n, full in zip(a.deck, DECK, strict=True))
     assert sum(a.deck) > 0
     expected = []
-    for p in state.players:
+    for p in state.players[: state.n]:  # with Catan for Two, the neutrals score nothing
         vp = sum(1 for v in p.settlements if not building_conquered(state, v))
         vp += sum(2 for v in p.cities if not building_conquered(state, v))
         vp += 2 if state.longest_holder == p.seat else 0
@@ -89,6 +91,8 @@ def play(i: int, audit_it: bool) -> Recorder:
         kinds[i % seats] = "heuristic"
     limit = HEURISTIC_TURN_LIMIT if "heuristic" in kinds else TURN_LIMIT
     modules = [SPEC, *VARIANTS[i % len(VARIANTS)]] if i % 4 == 3 else [SPEC]
+    if seats == 2 and i % 2 == 0:  # a third of the two-seat games: Catan for Two (§9.12)
+        modules += [*TWO, *VARIANTS[2]] if i % 12 == 8 else TWO
     rec = Recorder.new(f"ba-{i}", f"ba-sweep-{i}".encode(), seats=seats, modules=modules,
                        turn_limit=limit)
     choose = bot_chooser(kinds)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from events.barbarian_attack import (
+    ForeignKnightMarched,
     KnightMarched,
     MarchBegun,
     ResourceBoughtWithGold,
@@ -43,6 +44,7 @@ from services.rules.engine.scenarios.barbarian_attack import (
     prompts,
     rule_ids,
     seven,
+    two_player,
     with_variants,
 )
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
@@ -60,10 +62,6 @@ from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import PieceKind
 
 __all__ = ["EXT", "MODULE", "rule_ids"]
-
-NOT_BUILT = ("its Barbarian Attack adjustments (combinations.md §13.3) are not built in hexlog "
-             "yet")
-
 
 def init(state: State, created: GameCreated) -> AttackState:
     a = AttackState(len(state.board.topo.hexes), state.n)
@@ -85,6 +83,7 @@ def wrap_turn_ended(previous: TurnEvolver) -> TurnEvolver:
         a.marching = False
         a.moved = []
         a.gold_buys = 0
+        a.foreign_moved = False
 
     return evolve
 
@@ -96,7 +95,6 @@ class BarbarianAttack(Module[State, None]):
                    "from a new development deck drive them off for prisoners and gold. 12 VP.")
     conflicts = {
         "friendly-robber": "no robber",
-        "catan-for-two": NOT_BUILT,
     }
     map = "barbarian-attack"
     maps = "services.rules.engine.scenarios.barbarian_attack.maps"
@@ -116,8 +114,8 @@ class BarbarianAttack(Module[State, None]):
         rules.view_ext[EXT] = view_ext
         rules.evolvers[TurnEnded] = wrap_turn_ended(rules.evolvers[TurnEnded])
         # Public and without chance: an undo (table rule) may cross them.
-        rules.reversible.update((MarchBegun, KnightMarched, ResourceSoldForGold,
-                                 ResourceBoughtWithGold))
+        rules.reversible.update((MarchBegun, KnightMarched, ForeignKnightMarched,
+                                 ResourceSoldForGold, ResourceBoughtWithGold))
         landing.install(rules)
         conquest.install(rules)
         deck.install(rules)
@@ -127,6 +125,7 @@ class BarbarianAttack(Module[State, None]):
         knights.install(rules)  # after deck and gold: the march closes their commands
         prompts.install(rules)
         with_variants.install(rules)
+        two_player.install(rules)
 
 
 MODULE = BarbarianAttack()

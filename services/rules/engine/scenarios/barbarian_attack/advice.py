@@ -6,6 +6,7 @@ and buy development cards (knights are the scenario's engine); once nothing more
 built, march the knights where they win battles (more knights than barbarians on a hex, for
 prisoners) or close in on barbarians that threaten our buildings; raise knights, relocate
 and capture barbarians where our buildings are threatened; on a 7 draw from the fullest hand.
+With Catan for Two the foreign knight marches last, where it helps our knights win.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from events.barbarian_attack import (
+    FOREIGN,
     FROM_SUPPLY,
     BeginMarch,
     BuyResourceWithGold,
     CaptureByIntrigue,
     ChooseSevenVictim,
+    MarchForeignKnight,
     MarchKnight,
     RaiseKnight,
     RelocateByTreason,
@@ -53,6 +56,10 @@ class Seen:
         self.barbarians = {int(h): int(n) for h, n in ext["barbarians"]}
         self.knights: dict[int, int] = {int(e): s for s, edges in enumerate(ext["knights"])
                                         for e in edges}
+        foreign = ext.get("foreign_knight")
+        self.foreign: int | None = None if foreign is None else int(foreign)
+        if self.foreign is not None:
+            self.knights[self.foreign] = FOREIGN
         me = view.players[seat]
         topo = board.topo
         self.mine: dict[int, int] = {}  # hex -> our building levels on it
@@ -91,6 +98,16 @@ class Seen:
         # Drifting towards barbarians (a small pull), so a knight is near the next fight.
         gain += 0.05 * (self.near(o.target) - self.near(o.source))
         return gain - (BOOST_PRICE if o.boost else 0.0)
+
+    def foreign_gain(self, o: MarchForeignKnight) -> float:
+        """The foreign knight fights beside ours: what moving it adds to our knights' hexes."""
+        if self.foreign is None:
+            return 0.0
+        after = dict(self.knights)
+        del after[self.foreign]
+        after[o.target] = FOREIGN
+        return (self.value(after) - self.value(self.knights)
+                + 0.05 * (self.near(o.target) - self.near(self.foreign)))
 
     def near(self, e: int) -> float:
         topo = self.board.topo
@@ -153,7 +170,7 @@ class BarbarianAttackAdvice(Advice):
         if seen is None:
             return None
         marches = [o for o in prompt.options if isinstance(o, MarchKnight)]
-        if seen.marching:
+        if seen.marching or (marches == [] and offered(prompt, MarchForeignKnight)):
             return self.march(seen, marches, prompt, forced=offered(prompt, EndTurn) is None)
         building = offered(prompt, BuildCity) or offered(prompt, BuildSettlement)
         if offered(prompt, EndTurn) is None and building is None:
@@ -181,6 +198,11 @@ class BarbarianAttackAdvice(Advice):
             best = max(marches, key=lambda o: (seen.march_gain(o), -o.source, -o.target))
             if forced or seen.march_gain(best) > 0:
                 return best
+        foreign = [o for o in prompt.options if isinstance(o, MarchForeignKnight)]
+        if foreign:  # it marches last: after ours are done
+            move = max(foreign, key=lambda o: (seen.foreign_gain(o), -o.target))
+            if forced or seen.foreign_gain(move) > 0:
+                return move
         return offered(prompt, EndTurn) or (marches[0] if marches else None)
 
     def gold_buy(self, prompt: Prompt, hand: list[int], goal: tuple[int, ...]) -> Command | None:

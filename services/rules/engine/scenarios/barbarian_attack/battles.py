@@ -7,13 +7,20 @@ the colour die (`lossdie:<n>`) removes the knights on two opposite paths (3 gold
 Decision (hexlog): where the knights do not outnumber the barbarians nothing happens (no
 fight, no die). Battles are worked out one after another on a copy, since knights lost at one
 hex no longer fight at the next; the step is idempotent (a won hex has no barbarians left).
+
+With Catan for Two (§9.12) the foreign knight fights like any knight and takes part in the
+sharing as a player would, but it is never lost. Decision (hexlog): its throw is the fixed 3
+the rules give it, which two dice beat but for a 2; hexlog lets it lose every throw-off. A
+prisoner it takes goes back to the supply. A knight lost pays 2 gold and 1 trade token (while
+the supply has one) instead of 3 gold.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from events.barbarian_attack import CoastalBattleWon
+from events.barbarian_attack import FOREIGN, CoastalBattleWon
+from events.catan_for_two import TradeTokensGained
 from events.events import Event, GameFinished
 from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
@@ -25,11 +32,14 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
     attack,
     geometry,
     knight_owner,
+    playing_two,
     refresh_harbors,
 )
 from services.rules.engine.state import Rules, State
+from services.rules.engine.variants.catan_for_two.common import two
 
 FACES = (1, 2, 3, 4, 5, 6)
+TWO_LOSS_GOLD = 2  # with Catan for Two, per knight lost, with 1 trade token
 
 
 class Throws:
@@ -53,23 +63,27 @@ class Throws:
 
 def share(state: State, barbarians: int, counts: dict[int, int], throws: Throws,
           prisoners: list[int], gold: list[int]) -> None:
-    """barbarian_attack.battle.prisoners / .compensation."""
+    """barbarian_attack.battle.prisoners / .compensation. The foreign knight (`FOREIGN`, never
+    alone: one knight cannot outnumber a barbarian) loses every throw-off and is paid nothing;
+    its prisoner is not in `prisoners`."""
     involved = sorted(counts)
+    seats = [s for s in involved if s != FOREIGN]
     if len(involved) == 1:
         prisoners[involved[0]] += barbarians
         return
     if barbarians < len(involved):
-        for s in throws.best(involved, barbarians):
+        won = seats if barbarians >= len(seats) else throws.best(seats, barbarians)
+        for s in won:
             prisoners[s] += 1
-        for s in involved:
+        for s in seats:
             if not prisoners[s]:
                 gold[s] += COMPENSATION
         return
-    for s in involved:
+    for s in seats:
         prisoners[s] += 1
     for _ in range(barbarians - len(involved)):
         top = max(counts.values())
-        leaders = [s for s in involved if counts[s] == top]
+        leaders = [s for s in seats if counts[s] == top]
         winner = leaders[0] if len(leaders) == 1 else throws.best(leaders, 1)[0]
         prisoners[winner] += 1
         for s in leaders:
@@ -96,9 +110,9 @@ def battle(state: State, h: int, dealer: Dealer) -> CoastalBattleWon | None:
     share(state, barbarians, counts, throws, prisoners, gold)
     die = dealer.pick(f"lossdie:{a.dice}", FACES, (1,) * 6)
     doomed = {sides[i] for i in LOSS_SIDES[die]}
-    lost = tuple((s, e) for s, e in knights if e in doomed)
+    lost = tuple((s, e) for s, e in knights if e in doomed and s != FOREIGN)
     for s, _ in lost:
-        gold[s] += LOSS_GOLD
+        gold[s] += TWO_LOSS_GOLD if playing_two(state) else LOSS_GOLD
     return CoastalBattleWon(hex=h, barbarians=barbarians, knights=tuple(knights),
                         prisoners=tuple(prisoners), gold=tuple(gold), throws=tuple(throws.made),
                         n=a.prisoner_throws, die=die, die_n=a.dice, lost=lost)
@@ -124,14 +138,33 @@ def battles(state: State, seat: int, dealer: Dealer) -> list[Event]:
         if fought is not None:
             evolve_battle(work, fought)
             events.append(fought)
+            for gained in loss_tokens(work, fought):
+                work.rules.evolvers[TradeTokensGained](work, gained)
+                events.append(gained)
     if events and work.rules.wins(work, seat):
         events.append(GameFinished(winner=seat, scores=scores(work), reason="victory",
                                    seed=dealer.seed_hex()))
     return events
 
 
+def loss_tokens(state: State, e: CoastalBattleWon) -> list[TradeTokensGained]:
+    """barbarian_attack.two_player.compensation: a trade token per knight lost, while the
+    supply lasts (the seat order of the battle's losses)."""
+    if not e.lost or not playing_two(state):
+        return []
+    supply = two(state).supply
+    out: list[TradeTokensGained] = []
+    for seat in range(state.n):
+        n = min(sum(1 for s, _ in e.lost if s == seat), supply)
+        if n > 0:
+            out.append(TradeTokensGained(seat=seat, tokens=n, reason="knight lost"))
+            supply -= n
+    return out
+
+
 def evolve_battle(state: State, e: CoastalBattleWon) -> None:
     a = attack(state)
+    a.supply += e.barbarians - sum(e.prisoners)  # the foreign knight's prisoner
     a.barbarians[e.hex] = 0
     a.prisoner_throws += len(e.throws)
     a.dice += 1

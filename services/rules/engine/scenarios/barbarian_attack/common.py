@@ -9,9 +9,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from events.barbarian_attack import FOREIGN
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.state import State
+from services.rules.engine.variants.catan_for_two.common import EXT as TWO
 
 EXT = "barbarian-attack"
 CARD = "barbarian_attack.card"  # phase: the bought card's effect is being carried out
@@ -75,7 +77,7 @@ class AttackState:
 
     __slots__ = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
                  "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys", "trade_gold")
+                 "marching", "moved", "gold_buys", "trade_gold", "foreign", "foreign_moved")
 
     def __init__(self, hexes: int, seats: int) -> None:
         self.barbarians = [0] * hexes  # per hex id (coastal hexes only ever hold any)
@@ -94,6 +96,10 @@ class AttackState:
         self.moved: list[int] = []  # paths of knights that moved this turn
         self.gold_buys = 0  # resources bought with gold this turn
         self.trade_gold = [0, 0]  # the open offer's gold: (the proposer gives, it gets)
+        # Catan for Two (§9.12): the shared foreign knight's path (-1: not in play yet) and
+        # whether it has marched this turn (after it, the seat's own knights stay).
+        self.foreign = -1
+        self.foreign_moved = False
 
     def copy(self) -> AttackState:
         a = AttackState.__new__(AttackState)
@@ -109,9 +115,13 @@ class AttackState:
     def load(d: dict[str, Any]) -> AttackState:
         a = AttackState.__new__(AttackState)
         for name in AttackState.__slots__:
-            value = d.get(name, [0, 0]) if name == "trade_gold" else d[name]  # older dumps
+            value = d[name] if name in d else LATER_FIELDS[name]  # a dump made before it existed
             setattr(a, name, list(value) if isinstance(value, list | tuple) else value)
         return a
+
+
+# Fields added after the first release, with the value a game that predates them had.
+LATER_FIELDS: dict[str, Any] = {"trade_gold": [0, 0], "foreign": -1, "foreign_moved": False}
 
 
 def attack(state: State) -> AttackState:
@@ -139,8 +149,17 @@ def knights_of(state: State, seat: int) -> set[int]:
 
 
 def knight_owner(state: State) -> dict[int, int]:
-    """Every knight on the board: path -> seat."""
-    return {e: p.seat for p in state.players[: state.n] for e in p.pieces.get("knight", ())}
+    """Every knight on the board: path -> seat (`FOREIGN` for Catan for Two's foreign knight)."""
+    owner = {e: p.seat for p in state.players[: state.n] for e in p.pieces.get("knight", ())}
+    foreign = attack(state).foreign
+    if foreign >= 0:
+        owner[foreign] = FOREIGN
+    return owner
+
+
+def playing_two(state: State) -> bool:
+    """Catan for Two is in the game (§9.12)."""
+    return TWO in state.ext
 
 
 def refresh_harbors(state: State) -> None:

@@ -7,6 +7,11 @@ turn (`marching`); prompts offer the steps only once it has begun. A knight
 that stands on a castle path must leave it in the march when it can: the turn cannot end
 before. Decision (hexlog): paths of conquered hexes may be crossed and occupied; a castle
 knight with nowhere to go stays.
+
+With Catan for Two the shared foreign knight marches after the seat's own knights (up to 3
+paths, `MarchForeignKnight`); once it has, the seat's own knights stay. Decision (hexlog): it
+takes no grain boost, and like a seat's own knight it must leave a castle path in the march of
+the turn it stands there, when it can.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from typing import Any
 from events.barbarian_attack import (
     BeginMarch,
     BuyResourceWithGold,
+    ForeignKnightMarched,
     KnightMarched,
     MarchBegun,
+    MarchForeignKnight,
     MarchKnight,
     SellResourceForGold,
 )
@@ -75,8 +82,22 @@ def reach(state: State, start: int, steps: int) -> dict[int, int]:
 
 
 def movable(state: State, seat: int) -> list[int]:
-    moved = attack(state).moved
-    return sorted(e for e in knights_of(state, seat) if e not in moved)
+    a = attack(state)
+    if a.foreign_moved:
+        return []  # the foreign knight marches last
+    return sorted(e for e in knights_of(state, seat) if e not in a.moved)
+
+
+def foreign_targets(state: State) -> dict[int, int]:
+    """Where the foreign knight may march this turn (none once it has)."""
+    a = attack(state)
+    if a.foreign < 0 or a.foreign_moved:
+        return {}
+    return reach(state, a.foreign, MOVE_RANGE)
+
+
+def foreign_options(state: State, seat: int) -> list[MarchForeignKnight]:
+    return [MarchForeignKnight(seat=seat, target=e) for e in sorted(foreign_targets(state))]
 
 
 def move_options(state: State, seat: int) -> list[MarchKnight]:
@@ -93,7 +114,7 @@ def can_march(state: State, seat: int) -> bool:
     common case, answers without a search)."""
     knights = movable(state, seat)
     if not knights:
-        return False
+        return bool(foreign_targets(state))
     g = geometry(state.board)
     taken = knight_owner(state)
     for e in knights:
@@ -118,6 +139,8 @@ def evolve_begun(state: State, e: MarchBegun) -> None:
 def must_leave_castle(state: State, seat: int) -> bool:
     """barbarian_attack.knight.leave_castle: a castle knight that can still move off."""
     castle = geometry(state.board).castle_edges
+    if attack(state).foreign in castle and foreign_targets(state):
+        return True
     return any(e in castle and reach(state, e, MOVE_RANGE) for e in movable(state, seat))
 
 
@@ -127,6 +150,9 @@ def move_knight(state: State, cmd: MarchKnight, dealer: Dealer) -> list[Event]:
         raise reject("barbarian_attack.knight.move", f"you have no knight on path {cmd.source}")
     if cmd.source in attack(state).moved:
         raise reject("barbarian_attack.knight.move", "that knight has already moved this turn")
+    if attack(state).foreign_moved:
+        raise reject("barbarian_attack.two_player.foreign_knight",
+                     "the foreign knight has marched: your own knights march before it")
     if cmd.boost and state.players[cmd.seat].hand[GRAIN] <= 0:
         raise reject("barbarian_attack.knight.boost", "a longer march costs 1 grain")
     if cmd.target in knight_owner(state):
@@ -148,6 +174,28 @@ def evolve_moved(state: State, e: KnightMarched) -> None:
     if e.boost:
         state.players[e.seat].hand[GRAIN] -= 1
         state.bank[GRAIN] += 1
+
+
+def move_foreign(state: State, cmd: MarchForeignKnight, dealer: Dealer) -> list[Event]:
+    require_current(state, cmd.seat)
+    a = attack(state)
+    if a.foreign < 0:
+        raise reject("barbarian_attack.two_player.foreign_knight",
+                     "the foreign knight is not on the board")
+    if a.foreign_moved:
+        raise reject("barbarian_attack.two_player.foreign_knight",
+                     "the foreign knight has already marched this turn")
+    if cmd.target not in foreign_targets(state):
+        raise reject("barbarian_attack.knight.move",
+                     f"the foreign knight cannot end its march on path {cmd.target}")
+    return [ForeignKnightMarched(seat=cmd.seat, source=a.foreign, target=cmd.target)]
+
+
+def evolve_foreign_moved(state: State, e: ForeignKnightMarched) -> None:
+    a = attack(state)
+    a.foreign = e.target
+    a.foreign_moved = True
+    a.marching = True
 
 
 Handler = Callable[[State, Any, Dealer], list[Event]]
@@ -179,6 +227,9 @@ def install(rules: Rules) -> None:
     rules.allow(MAIN, MarchKnight, BeginMarch)
     rules.evolve_with(KnightMarched, evolve_moved)
     rules.evolve_with(MarchBegun, evolve_begun)
+    rules.handle(MarchForeignKnight, move_foreign)
+    rules.allow(MAIN, MarchForeignKnight)
+    rules.evolve_with(ForeignKnightMarched, evolve_foreign_moved)
     for kind in CLOSED_BY_MARCH:
         if kind in rules.handlers:
             rules.handlers[kind] = closed_by_march(rules.handlers[kind])

@@ -7,9 +7,12 @@ from events.barbarian_attack import (
     FROM_SUPPLY,
     AttackCardDrawn,
     BarbarianCapturedByIntrigue,
+    BarbarianMovedByTokens,
     BarbarianRelocatedByTreason,
     BarbariansLanded,
     CoastalBattleWon,
+    ForeignKnightJoined,
+    ForeignKnightMarched,
     KnightMarched,
     KnightRaised,
     MarchBegun,
@@ -61,6 +64,20 @@ def _moved(e: KnightMarched, at: Places) -> str:
     return f"{at.who(e.seat)}'s knight marches from {at.edge(e.source)} to {at.edge(e.target)}{boost}"
 
 
+def _joined(e: ForeignKnightJoined, at: Places) -> str:
+    return f"The foreign knight joins on path {at.edge(e.edge)}"
+
+
+def _foreign(e: ForeignKnightMarched, at: Places) -> str:
+    return (f"{at.who(e.seat)} marches the foreign knight from {at.edge(e.source)} "
+            f"to {at.edge(e.target)}")
+
+
+def _tokens(e: BarbarianMovedByTokens, at: Places) -> str:
+    return (f"{at.who(e.seat)} pays {e.tokens} trade token{'s' if e.tokens > 1 else ''} to move "
+            f"a barbarian from {at.hex(e.source)} to {at.hex(e.target)}")
+
+
 def _begun(e: MarchBegun, at: Places) -> str:
     return f"{at.who(e.seat)}'s knights set out"
 
@@ -98,6 +115,9 @@ NARRATION: dict[type[Event], Narrator] = GOLD_TRADES | dict([
     narrator(BarbarianCapturedByIntrigue, _captured),
     narrator(KnightMarched, _moved),
     narrator(MarchBegun, _begun),
+    narrator(ForeignKnightJoined, _joined),
+    narrator(ForeignKnightMarched, _foreign),
+    narrator(BarbarianMovedByTokens, _tokens),
     narrator(CoastalBattleWon, _battle),
     narrator(SevenVictimChosen, _victim),
     narrator(ResourceBoughtWithGold, _gold_bought),
@@ -115,3 +135,5 @@ def drawing(state: State, sketch: Sketch) -> None:
     for p in state.players[: state.n]:
         for e in sorted(p.pieces.get("knight", ())):
             sketch.mark("edge", e, f"K{p.seat}")
+    if a.foreign >= 0:
+        sketch.mark("edge", a.foreign, "KF")

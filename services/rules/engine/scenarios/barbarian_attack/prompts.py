@@ -4,7 +4,7 @@ the end of the turn are offered; while a castle knight must leave, the turn's en
 
 from __future__ import annotations
 
-from events.barbarian_attack import BeginMarch, MarchKnight
+from events.barbarian_attack import BeginMarch, MarchForeignKnight, MarchKnight
 from events.commands import BuyDevelopmentCard, Command, EndTurn
 from events.prompts import Prompt
 from services.rules.engine.base.common import can_afford
@@ -14,6 +14,7 @@ from services.rules.engine.scenarios.barbarian_attack.common import CARD, attack
 from services.rules.engine.scenarios.barbarian_attack.deck import card_options
 from services.rules.engine.scenarios.barbarian_attack.knights import (
     can_march,
+    foreign_options,
     move_options,
     must_leave_castle,
 )
@@ -25,7 +26,7 @@ def extra_options(state: State, seat: int, phase: str) -> list[Command]:
         return []
     out: list[Command] = []
     if attack(state).marching:
-        return list(move_options(state, seat))
+        return [*move_options(state, seat), *foreign_options(state, seat)]
     if can_afford(state.players[seat].hand, state.rules.costs["development_card"]):
         out.append(BuyDevelopmentCard(seat=seat))
     out += gold.options(state, seat)
@@ -42,7 +43,8 @@ def wrap_main(previous: Prompter[State]) -> Prompter[State]:
             if p.seat != seat or p.stage != MAIN:
                 continue
             if attack(state).marching:
-                p.options = [o for o in p.options if isinstance(o, EndTurn | MarchKnight)]
+                p.options = [o for o in p.options
+                             if isinstance(o, EndTurn | MarchKnight | MarchForeignKnight)]
                 p.may_trade = False
             if must_leave_castle(state, seat):
                 p.options = [o for o in p.options if not isinstance(o, EndTurn)]

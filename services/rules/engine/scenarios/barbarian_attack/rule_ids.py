@@ -46,4 +46,8 @@ register({
     "barbarian_attack.event_cards.robber_flees": "Barbarian Attack: With Event Cards, Robber Flees has no effect.",
     "barbarian_attack.event_cards.robber_attacks": "Barbarian Attack: With Event Cards, Robber Attacks is a 7: discards, then a steal from any player.",
     "barbarian_attack.event_cards.knights": "Barbarian Attack: With Event Cards, Conflict and Tournament count knights on the board.",
+    "barbarian_attack.two_player.foreign_knight": "Barbarian Attack: With Catan for Two a shared foreign knight enters with the first knight raised, marches after the active player's own knights, fights like a knight and is never lost.",
+    "barbarian_attack.two_player.double_landing": "Barbarian Attack: With Catan for Two a settlement and the neutral settlement it brings cause a landing each.",
+    "barbarian_attack.two_player.token_barbarian": "Barbarian Attack: With Catan for Two the token action (1 token, 2 when ahead) moves one barbarian to another coastal hex that is not conquered.",
+    "barbarian_attack.two_player.compensation": "Barbarian Attack: With Catan for Two a knight lost in battle pays 2 gold and 1 trade token.",
 })

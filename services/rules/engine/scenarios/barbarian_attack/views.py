@@ -35,5 +35,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "marching": a.marching,
         "moved": a.moved[:],
         "gold_buys": a.gold_buys,
+        "foreign_knight": a.foreign if a.foreign >= 0 else None,  # Catan for Two
+        "foreign_moved": a.foreign_moved,
         "trade_gold": a.trade_gold[:] if state.trade is not None else None,
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from events.barbarian_attack import (
     BarbarianCapturedByIntrigue,
+    BarbarianMovedByTokens,
     BarbarianRelocatedByTreason,
     BarbariansLanded,
     CoastalBattleWon,
@@ -21,7 +22,7 @@ from services.rules.engine.state import Rules, State
 from services.rules.engine.variants import harbormaster
 
 BARBARIANS_MOVED = (BarbariansLanded, CoastalBattleWon, BarbarianRelocatedByTreason,
-                    BarbarianCapturedByIntrigue)
+                    BarbarianCapturedByIntrigue, BarbarianMovedByTokens)
 
 
 def conquered_building(state: State, seat: int, v: int) -> bool:

@@ -72,6 +72,10 @@ def knight_problem(state: State, seat: int) -> Rejected | None:
         return reject("catan_for_two.token.not_used", "no trade tokens are in play")
     if two(state).knight_used:
         return reject("catan_for_two.knight.once_per_turn", "you discarded a knight this turn")
+    vocab = state.rules.vocab
+    if vocab.dev_deck[vocab.dev_index["knight"]] == 0:
+        # A scenario without Knight cards (Barbarian Attack's knights are pieces, not cards).
+        return reject("catan_for_two.knight.none_face_up", "this game has no Knight cards")
     if state.players[seat].knights <= 0:
         return reject("catan_for_two.knight.none_face_up", "you have no face-up knight")
     return None
