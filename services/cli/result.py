@@ -20,13 +20,15 @@ AWARD_VP = 2
 def summary(state: State, events: int, game_id: str, bots: list[str],
             seed: str) -> dict[str, Any]:
     seen = view(state, None, referee=True)  # the game is over: nothing is hidden any more
+    vocab = state.rules.vocab
+    point_cards = [vocab.dev_cards[i] for i in vocab.point_cards]
     harbor = seen.ext.get("harbormaster") or {}
     winner = seen.winner
     players = []
     for p in seen.players:
         awards = [name for name, holder in (("longest road", seen.longest_road),
                                             ("largest army", seen.largest_army)) if holder == p.seat]
-        vp_cards = (p.dev_hand or {}).get("victory_point", 0)
+        vp_cards = sum((p.dev_hand or {}).get(name, 0) for name in point_cards)
         total = p.vp if p.vp is not None else p.public_vp
         module_vp = total - len(p.settlements) - 2 * len(p.cities) - AWARD_VP * len(awards) - vp_cards
         if harbor.get("holder") == p.seat:

@@ -75,6 +75,9 @@ class Vocabulary:
         self.dev_cards: tuple[str, ...] = ()
         self.dev_index: dict[str, int] = {}
         self.dev_deck: tuple[int, ...] = ()  # copies per card
+        # The cards worth 1 VP each while held (the base's victory_point; a scenario may name
+        # its own, as Traders & Barbarians' Toolmaking, Glassmaking and Quarry).
+        self.point_cards: tuple[int, ...] = ()
         self.terrains: dict[str, int] = {}  # terrain -> resource index (-1: produces none)
         self.land: set[str] = set()  # terrains that are land (sea-like ones are not)
         # Terrains a rule naming "the desert" means (where the robber is sent back to): the
@@ -96,11 +99,14 @@ class Vocabulary:
         self.hand_limit += (hand_limit,)
         return self.resource_index[name]
 
-    def add_dev_card(self, name: str, copies: int) -> int:
+    def add_dev_card(self, name: str, copies: int, point: bool = False) -> int:
+        """A development card; `point`: it is worth 1 VP while held (never played)."""
         self._check(name not in self.dev_index, f"development card {name!r} twice")
         self.dev_index[name] = len(self.dev_cards)
         self.dev_cards += (name,)
         self.dev_deck += (copies,)
+        if point:
+            self.point_cards += (self.dev_index[name],)
         return self.dev_index[name]
 
     def set_copies(self, name: str, copies: int) -> None:
@@ -196,7 +202,7 @@ def base_vocabulary() -> Vocabulary:
     for r in RESOURCES:
         v.add_resource(r, BASE_BANK)
     for card, copies in zip(DEV_CARDS, BASE_DECK, strict=True):
-        v.add_dev_card(card, copies)
+        v.add_dev_card(card, copies, point=card == "victory_point")
     for t in ("forest", "hills", "pasture", "fields", "mountains"):
         v.add_terrain(t, RESOURCES[TERRAIN_RESOURCE[t]])
     v.add_terrain("desert", desert=True)

@@ -43,7 +43,6 @@ from services.rules.engine import (
     score,
     view,
 )
-from services.rules.engine.base.scoring import VP_CARD
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.scenarios.traders_and_barbarians.common import EXT, places
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
@@ -100,7 +99,8 @@ def check(state: State, ledger: Ledger) -> None:
         assert 1 <= t.level[seat] <= 5
         assert t.wagon[seat] not in at.sea_only
         p = state.players[seat]
-        vp = (len(p.settlements) + 2 * len(p.cities) + p.dev[VP_CARD]
+        points = sum(p.dev[i] for i in state.rules.vocab.point_cards)
+        vp = (len(p.settlements) + 2 * len(p.cities) + points
               + (2 if state.army_holder == seat else 0) + sum(t.delivered[seat])
               + card(t.level[seat]).vp + (2 if state.ext.get("harbormaster") == seat else 0))
         assert score(state)[seat] == vp

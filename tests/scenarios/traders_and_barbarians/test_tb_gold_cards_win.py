@@ -13,7 +13,7 @@ from events.traders_and_barbarians import (
     TraderSellResource,
     UpgradeWagon,
 )
-from services.rules.engine import pending, redact, score
+from services.rules.engine import pending, redact, score, view
 from services.rules.engine.scenarios.traders_and_barbarians.data import DECK
 
 HARBORMASTER = ModuleSpec(name="harbormaster")
@@ -56,9 +56,29 @@ def test_traders_and_barbarians_dev_deck() -> None:
     t = table()
     vocab = t.state.rules.vocab
     deck = dict(zip(vocab.dev_cards, t.state.deck, strict=True))
-    assert deck == {**DECK, "swift_journey": 3}
+    assert deck == {**DECK, "swift_journey": 3, "toolmaking": 1, "glassmaking": 1, "quarry": 1}
     assert deck["knight"] == 16
+    assert deck["victory_point"] == 0  # the scenario's three one-point cards instead
     assert sum(deck.values()) == 25
+
+
+def test_traders_and_barbarians_dev_deck_one_point_cards_are_told_apart_and_score() -> None:
+    t = table()
+    t.turn_of(0)
+    before = score(t.state)[0]
+    for name in ("glassmaking", "quarry"):
+        t.give(0, wool=1, grain=1, ore=1)
+        t.script("devcard", name)
+        (bought,) = t.when(BuyDevelopmentCard(seat=0))
+        assert isinstance(bought, TraderCardBought)
+        assert bought.card == name
+        assert redact(t.state, bought, 1).card is None  # type: ignore[attr-defined]
+    assert view(t.state, 0).players[0].dev_hand == {"glassmaking": 1, "quarry": 1}
+    assert score(t.state)[0] == before + 2
+    seen_by_1 = view(t.state, 1).players[0]
+    assert seen_by_1.dev_hand is None
+    assert seen_by_1.dev_cards == 2
+    assert seen_by_1.public_vp == before  # hidden points
 
 
 def test_traders_and_barbarians_dev_deck_purchase_is_private() -> None:

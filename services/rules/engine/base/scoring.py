@@ -47,7 +47,10 @@ def public_vp(state: State, seat: int) -> int:
 
 def total_vp(state: State, seat: int) -> int:
     """Public VP plus hidden points (victory point cards, hidden module points)."""
-    vp = _pieces_and_awards(state, seat) + state.players[seat].dev[VP_CARD]
+    dev = state.players[seat].dev
+    vp = _pieces_and_awards(state, seat)
+    for card in state.rules.vocab.point_cards:
+        vp += dev[card]
     for bonus in state.rules.vp_bonus:
         vp += bonus(state, seat, False)
     return vp

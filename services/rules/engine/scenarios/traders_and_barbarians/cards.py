@@ -1,7 +1,7 @@
 """The scenario's development deck (docs/rules/traders-and-barbarians.md §10.10): 16 Knights,
-3 Road Building, 3 Swift Journey and 3 one-point cards (the base VP card: Toolmaking,
-Glassmaking and Quarry score alike). Swift Journey is not a base card, so a purchase is this
-scenario's own private event (`TraderCardBought`), redacted like the base one."""
+3 Road Building, 3 Swift Journey, and Toolmaking, Glassmaking and Quarry (1 VP each, kept
+hidden like the base VP card). Swift Journey and the three are not base cards, so a purchase is
+this scenario's own private event (`TraderCardBought`), redacted like the base one."""
 
 from __future__ import annotations
 
@@ -15,7 +15,12 @@ from services.rules.engine.base.devcards import playable, require_playable, take
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.traders_and_barbarians.common import WAGON, tb
-from services.rules.engine.scenarios.traders_and_barbarians.data import DECK, SWIFT_JOURNEY, card
+from services.rules.engine.scenarios.traders_and_barbarians.data import (
+    DECK,
+    POINT_CARDS,
+    SWIFT_JOURNEY,
+    card,
+)
 from services.rules.engine.state import State
 from services.rules.engine.vocab import Vocabulary
 
@@ -24,6 +29,8 @@ def install_deck(vocab: Vocabulary, copies: int) -> None:
     for name, n in DECK.items():
         vocab.set_copies(name, n)
     vocab.add_dev_card(SWIFT_JOURNEY, copies)
+    for name in POINT_CARDS:
+        vocab.add_dev_card(name, 1, point=True)
 
 
 def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:

@@ -66,9 +66,11 @@ def card(level: int) -> WagonCard:
     return CARDS[level - 1]
 
 
-# The deck (§10.10, Decision: a sixteenth Knight); the one-point cards are the base VP card.
+# The deck (§10.10, Decision: a sixteenth Knight). The one-point cards are the scenario's own,
+# one copy each, in place of the base VP card.
 DECK = {"knight": 16, "road_building": 3, "year_of_plenty": 0, "monopoly": 0,
-        "victory_point": 3}
+        "victory_point": 0}
+POINT_CARDS = ("toolmaking", "glassmaking", "quarry")
 SWIFT_JOURNEY = "swift_journey"
 SWIFT_COPIES = 3
 
@@ -100,7 +102,7 @@ RULE_TEXTS = {
     P + "drive_off.position": "The wagon must stand on an end of the barbarian's path.",
     P + "drive_off.once": "Each barbarian may be tried once per turn.",
     P + "drive_off.roll": "One die; a face of the wagon card moves the barbarian to any free path, without a steal.",
-    P + "dev.deck": "The deck is 16 Knight, 3 Road Building, 3 Swift Journey and 3 one-point cards.",
+    P + "dev.deck": "The deck is 16 Knight, 3 Road Building, 3 Swift Journey, and Toolmaking, Glassmaking and Quarry (1 VP each).",
     P + "dev.knight": "A Knight moves a barbarian, stealing from the owner of a road it lands on.",
     P + "dev.swift_journey": "Swift Journey gives the wagon a second full movement this turn.",
     P + "road.no_longest": "There is no Longest Road card.",
