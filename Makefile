@@ -23,10 +23,10 @@ test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
 
-# The store, service, security and tournament tests again, on an embedded 3-master Valkey
-# Cluster (every multi-key call in one slot; consumers read per partition).
+# The store, service, security, tournament and gateway tests again, on an embedded 3-master
+# Valkey Cluster (every multi-key call in one slot; consumers read per partition).
 test-cluster: $(STAMP)
-	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament
+	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament tests/gateway
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
