@@ -23,10 +23,13 @@ test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
 
-# The store, service, security and tournament tests again, on an embedded 3-master Valkey
-# Cluster (every multi-key call in one slot; consumers read per partition).
+# Every test folder that uses the session's server, again on an embedded 3-master Valkey
+# Cluster (every multi-key call in one slot; consumers read per partition). The other folders
+# use no server, or start their own (`hexlog` commands; tests/cli runs `up --cluster`);
+# tests/deploy/test_cluster_pass.py fails when a test on the session's server is left out.
 test-cluster: $(STAMP)
-	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament
+	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament \
+		tests/gateway tests/chat tests/protocol
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -7,7 +7,7 @@ reaped. Everything runs on private Unix sockets, no TCP.
 ports of 127.0.0.1) instead: `valkey_server` is the cluster, clients are `RedisCluster`s, and a
 test that needs a server of its own gets the session's cluster, flushed. Tests about the
 single embedded server itself (kill and restart it, its socket) are marked `single_server`
-and skipped there.
+and deselected there.
 
 `tests/service/service_helpers.py` (games, signed commands, stream inspection) is importable
 from every test directory."""

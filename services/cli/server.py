@@ -15,14 +15,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from services.cli.errors import CliError
+from services.cli.errors import CliError, UsageError
 from services.cli.options import data_dir
 from services.runtime import processes
-from services.runtime.shared import Server, open_server, redact
+from services.runtime.shared import (
+    CLUSTER_DIR,
+    Server,
+    kept_masters,
+    open_cluster,
+    open_server,
+    redact,
+)
 
 
 def say(text: str) -> None:
@@ -48,13 +56,25 @@ def redis_problem(url: str) -> str | None:
 
 @contextmanager
 def server_for(args: argparse.Namespace, command: str, *,
-               reachable: bool = True) -> Iterator[Server]:
+               reachable: bool = True, cluster: int = 0) -> Iterator[Server]:
     """The server for this command, said on stderr; services it starts log to
     `<data dir>/logs/`. With `reachable`, a `$REDIS_URL` that does not answer fails the
-    command at once (CliError), before it starts anything."""
+    command at once (CliError), before it starts anything. With `cluster` N, an embedded
+    N-master Valkey Cluster on the data dir instead of the single embedded server."""
     root = data_dir(args)
     processes.use_log_dir(root / "logs")
-    with open_server(root, command, say=say) as server:
+    opened = open_server(root, command, say=say)
+    if cluster:
+        if os.environ.get("REDIS_URL"):
+            raise UsageError("--cluster starts an embedded cluster, but REDIS_URL names a "
+                             "server: unset it, or name your cluster in it "
+                             "(REDIS_URL=redis+cluster://host:port) without --cluster")
+        kept = kept_masters(root)
+        if kept and kept != cluster:
+            raise UsageError(f"the cluster kept in {root / CLUSTER_DIR} has {kept} masters, "
+                             f"not {cluster}: use --cluster {kept}, or another --data-dir")
+        opened = open_cluster(root, command, cluster, say=say)
+    with opened as server:
         say(server.describe())
         if reachable and server.how == "env" and (problem := redis_problem(server.url)):
             raise CliError(f"cannot reach Redis at {redact(server.url)} (REDIS_URL): {problem}. "

@@ -55,7 +55,7 @@ def cmd_up(args: argparse.Namespace) -> int:
         need_extra("matrix")
         check_matrix(args, "--matrix")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
-    with server_for(args, "up", reachable=False) as server:
+    with server_for(args, "up", reachable=False, cluster=args.cluster) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
         url = server.url
         # Each service as its own Redis user on the embedded server; with REDIS_URL (a server
@@ -286,6 +286,13 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
     p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
                    help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")
+    p.add_argument("--cluster", type=at_least(1), default=0, metavar="N",
+                   help="run on an embedded Valkey Cluster of N masters (TCP ports of "
+                        "127.0.0.1, data in DATA_DIR/cluster/) instead of the single embedded "
+                        "server: for developing and testing against a cluster's rules (every "
+                        "multi-key call in one slot); no replicas, so no failover. Started again "
+                        "with the same N it keeps its games. Not with REDIS_URL (name a cluster "
+                        "of your own there: redis+cluster://host:port)")
     p.add_argument("--matrix", action="store_true",
                    help="also run the Matrix adapter (--homeserver, --matrix-user, "
                         "$MATRIX_TOKEN; it plays through the gateway of --gateway-port)")

@@ -58,6 +58,7 @@ from services.gateway.tables import OWNER, Lobby, LobbyError, Name, Pool, Seat, 
 from services.rules.engine import RulesetError
 from services.rules.engine.modules import MODULES, check_combination
 from services.rules.protocol import is_alive, pool_key
+from services.store.connect import connect
 from services.store.keys import check_id, seat_scope
 
 log = structlog.get_logger("hexlog.gateway")
@@ -593,7 +594,7 @@ def http_response(_: Request[Any, Any, Any], exc: HTTPException) -> Response[dic
 
 def build_app(redis_url: str, limits: GatewayLimits | None = None) -> Litestar:
     async def startup(app: Litestar) -> None:
-        redis = Redis.from_url(redis_url, max_connections=4096)
+        redis = connect(redis_url, max_connections=4096)  # a server or a cluster URL
         app.state.gateway = Gateway(redis, limits or GatewayLimits())
         app.state.started = time.time()
 

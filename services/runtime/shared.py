@@ -40,6 +40,7 @@ from services.runtime.valkey import (
     fsync_policy,
     stop_orphan,
 )
+from services.store.connect import is_cluster_url, plain_url
 
 log = structlog.get_logger("hexlog.valkey")
 
@@ -62,6 +63,7 @@ class Server:
     owner: str = ""  # attached: the owner's command (`up`, `play`, …)
     owner_pid: int = 0
     wait_for_others: bool = True  # started: wait for attached commands before stopping
+    cluster: str = ""  # started as an embedded cluster: "3 masters on 127.0.0.1 ports …"
 
     @property
     def services_outlive_us(self) -> bool:
@@ -77,6 +79,10 @@ class Server:
             by = f"hexlog {self.owner}" if self.owner else "another hexlog command"
             pid = f", pid {self.owner_pid}" if self.owner_pid else ""
             return f"attached to the running server at {self.data_dir} (started by {by}{pid})"
+        if self.cluster:
+            return (f"started an embedded Valkey Cluster of {self.cluster} with its data in "
+                    f"{self.data_dir / CLUSTER_DIR} (--data-dir or $HEXLOG_DATA_DIR to use "
+                    "another)")
         return (f"started the embedded Valkey with its data in {self.data_dir} "
                 "(--data-dir or $HEXLOG_DATA_DIR to use another)")
 
@@ -119,6 +125,84 @@ def open_server(data_dir: Path, command: str, *, appendfsync: AppendFsync | None
                 f"{data_dir} is held by a server that does not answer; if no hexlog command "
                 "runs on it, remove its valkey.pid and try again")
         time.sleep(0.1)
+
+
+CLUSTER_DIR = "cluster"
+
+
+def kept_masters(data_dir: Path) -> int:
+    """How many masters the cluster kept on `data_dir` has (0: none was made there)."""
+    from services.runtime.cluster import EmbeddedCluster
+
+    return EmbeddedCluster(data_dir / CLUSTER_DIR).existing_masters()
+
+
+@contextlib.contextmanager
+def open_cluster(data_dir: Path, command: str, masters: int, *,
+                 appendfsync: AppendFsync | None = None,
+                 say: Say | None = None) -> Iterator[Server]:
+    """An embedded `masters`-master Valkey Cluster on 127.0.0.1 ports for one command (`hexlog
+    up --cluster N`), its data in `<data_dir>/cluster/`. It holds the data dir as a single
+    embedded server would (its lock, `valkey.url`, `valkey.owner`), so other commands attach
+    to it rather than start a server of their own; the services' users are made on every node.
+    DataDirInUseError when another command runs a server on `data_dir`; ValueError when the
+    cluster kept there has another number of masters."""
+    from services.runtime.cluster import EmbeddedCluster
+    from services.runtime.valkey import (
+        LOCKFILE_NAME,
+        PIDFILE_NAME,
+        _refuse_live_pidfile,
+        _take_lock,
+    )
+
+    tell = say or (lambda _: None)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    lock = _take_lock(data_dir / LOCKFILE_NAME)
+    try:
+        try:
+            _refuse_live_pidfile(data_dir / PIDFILE_NAME)
+        except OrphanedServerError as exc:  # a single server left by a killed command
+            stop_orphan(exc.pid)
+        cluster = EmbeddedCluster(data_dir / CLUSTER_DIR, masters,
+                                  appendfsync=appendfsync or fsync_policy())
+        kept = cluster.existing_masters()
+        if kept and kept != masters:
+            raise ValueError(f"the cluster kept in {cluster.data_dir} has {kept} masters, not "
+                             f"{masters}: use --cluster {kept}, or another --data-dir")
+        cluster.start()
+    except BaseException:
+        lock.close()
+        raise
+    owner_file = data_dir / OWNER_FILE
+    url_file = data_dir / URLFILE_NAME
+    admin = ""
+    interrupted = False
+    handle = Server("", "started", data_dir)
+    try:
+        cluster.secure()
+        admin = handle.url = cluster.url
+        ports = ", ".join(str(p) for p in cluster.ports)
+        handle.cluster = f"{masters} masters on 127.0.0.1 ports {ports}"
+        users.register(admin, users.ClusterUsers("", cluster.password, admin_url=admin))
+        _write_private(url_file, admin)
+        _write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
+        yield handle
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        attached = None
+        try:
+            if handle.wait_for_others and not interrupted:
+                attached = _wait_for_attached(data_dir, tell)
+        finally:
+            owner_file.unlink(missing_ok=True)
+            url_file.unlink(missing_ok=True)
+            users.forget(admin)
+            cluster.stop()
+            if attached is not None:
+                attached.close()
+            lock.close()
 
 
 @contextlib.contextmanager
@@ -226,7 +310,7 @@ def _attach(data_dir: Path) -> _Attachment | None:
         fcntl.flock(lock.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
         url = (data_dir / URLFILE_NAME).read_text(encoding="utf-8").strip()
         parts = urlsplit(url)
-        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client = redis.Redis.from_url(plain_url(url), socket_connect_timeout=2)  # one node
         try:
             client.ping()
         finally:
@@ -239,8 +323,10 @@ def _attach(data_dir: Path) -> _Attachment | None:
         lock.close()
         return None
     server = Server(url, "attached", data_dir, owner=command, owner_pid=pid)
-    users.register(url, users.EmbeddedUsers(parts.path, unquote(parts.password or ""),
-                                            attached=True))
+    password = unquote(parts.password or "")
+    users.register(url, users.ClusterUsers("", password, attached=True, admin_url=url)
+                   if is_cluster_url(url) else
+                   users.EmbeddedUsers(parts.path, password, attached=True))
     return _Attachment(lock, server)
 
 

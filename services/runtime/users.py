@@ -24,6 +24,7 @@ from urllib.parse import quote
 import redis
 
 from services.runtime.acl import acl_words, pool_rules, pool_user, rules_for
+from services.store.connect import plain_url, user_url
 
 
 @dataclass
@@ -53,9 +54,12 @@ class EmbeddedUsers:
                           f">{password} {rules}")
         self._setuser(words)
         self.passwords.append((user, password))
-        url = f"unix://{quote(user, safe='')}:{quote(password, safe='')}@{self.socket_path}"
+        url = self.url_of(user, password)
         self.urls[user] = url
         return url
+
+    def url_of(self, user: str, password: str) -> str:
+        return f"unix://{quote(user, safe='')}:{quote(password, safe='')}@{self.socket_path}"
 
     def drop_passwords(self) -> None:
         """Remove the passwords this process added (best effort: the server may be gone)."""
@@ -68,6 +72,27 @@ class EmbeddedUsers:
         client = self.admin()
         try:
             cast(Any, client).execute_command("ACL", "SETUSER", *words)  # selectors: no helper
+        finally:
+            client.close()
+
+
+@dataclass
+class ClusterUsers(EmbeddedUsers):
+    """The same users on every node of an embedded cluster (`hexlog up --cluster`): each node
+    keeps its own ACL, so each change is made on all of them. A service's URL names the cluster
+    as the admin URL does (`redis+cluster://user:password@127.0.0.1:port`)."""
+
+    admin_url: str = ""
+
+    def url_of(self, user: str, password: str) -> str:
+        return user_url(self.admin_url, user, password)
+
+    def _setuser(self, words: list[str]) -> None:
+        from redis.cluster import RedisCluster
+
+        client: Any = RedisCluster.from_url(plain_url(self.admin_url), socket_connect_timeout=2)
+        try:
+            client.execute_command("ACL", "SETUSER", *words, target_nodes=client.get_nodes())
         finally:
             client.close()
 

@@ -94,6 +94,9 @@ def plain_bot(pool_url: str, tmp_path: Path) -> Iterator[Callable[[], subprocess
             proc.wait(10)
 
 
+# The plain bot is docs/protocol.md's single-server client: one redis.Redis, all of its pool's
+# partitions in one XREADGROUP (a cross-slot call on a Redis Cluster).
+@pytest.mark.single_server
 async def test_the_plain_bot_plays_every_seat_of_a_game_to_the_end(
         redis_client: Redis, processes: Callable[..., Worker],
         plain_bot: Callable[[], subprocess.Popen[bytes]], tmp_path: Path) -> None:

@@ -6,23 +6,15 @@ read-only tests."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from redis.asyncio import Redis
-from tournament_helpers import Hexlog, standings_of
+from tournament_helpers import BASELINE, Finished, Hexlog, standings_of
 
 from services.runtime.cluster import EmbeddedCluster
 from services.runtime.valkey import EmbeddedValkey
 from services.store.connect import connect
-
-# The tournament most tests look at: 3 duplicate sets of random vs heuristic, 2 + 2 seats.
-# Deadlines of 3 s: shorter than the resume test's downtime, so a restart that let deadlines
-# run out while no rules service was up would show (default moves the first run never made).
-BASELINE = ("tournament", "--bots", "random,heuristic", "--games", "12", "--seed", "tests-baseline",
-            "--deadline-ms", "3000", "--concurrency", "4", "--json")
 
 
 @pytest.fixture
@@ -37,13 +29,6 @@ async def redis(fresh_valkey: EmbeddedValkey) -> AsyncIterator[Redis]:
     client = connect(fresh_valkey.url)
     yield client
     await client.aclose()
-
-
-@dataclass
-class Finished:
-    url: str
-    result: dict[str, Any]  # the `--json` output
-    hexlog: Hexlog
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
-from conftest import BASELINE, Finished
-from tournament_helpers import dump_keys, events, standings_of
+from tournament_helpers import BASELINE, Finished, dump_keys, events, standings_of
 
 from events.events import DevelopmentCardBought, DiceRolled, GameCreated, GameFinished
 from services.projections.projector import Projector, results_key, standings_key

@@ -12,10 +12,9 @@ import signal
 
 import psutil
 import pytest
-from conftest import BASELINE, Finished
 from redis.asyncio import Redis
 from test_robustness import tid_of
-from tournament_helpers import Hexlog, dump_keys, standings_of, wait_for
+from tournament_helpers import BASELINE, Finished, Hexlog, dump_keys, standings_of, wait_for
 
 from services.projections.projector import Projector, game_key
 from services.rules.protocol import SERVICE_TTL_S, alive_key, is_serving

@@ -173,3 +173,17 @@ def standings_of(stdout: str) -> dict[str, Any]:
     """The `--json` object a `hexlog tournament --json` printed."""
     result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
     return result
+
+
+# The tournament most tests look at: 3 duplicate sets of random vs heuristic, 2 + 2 seats.
+# Deadlines of 3 s: shorter than the resume test's downtime, so a restart that let deadlines
+# run out while no rules service was up would show (default moves the first run never made).
+BASELINE = ("tournament", "--bots", "random,heuristic", "--games", "12", "--seed", "tests-baseline",
+            "--deadline-ms", "3000", "--concurrency", "4", "--json")
+
+
+@dataclass
+class Finished:
+    url: str
+    result: dict[str, Any]  # the `--json` output
+    hexlog: Hexlog
