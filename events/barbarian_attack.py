@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from events.catan_for_two import NeutralPiece
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
@@ -176,6 +177,14 @@ class BarbarianMovedByTokens(Event, frozen=True, kw_only=True):
     source: int
     target: int
     tokens: int
+
+
+class NeutralPieceReconsidered(Event, frozen=True, kw_only=True):
+    """Catan for Two: a landing conquered the sites the owed neutral piece had; it is now
+    `piece` ("road" when no settlement fits any more), or nothing (None) when none fits."""
+
+    seat: int
+    piece: NeutralPiece | None
 
 
 class SevenVictimChosen(Event, frozen=True, kw_only=True):

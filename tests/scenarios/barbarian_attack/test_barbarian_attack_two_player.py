@@ -15,16 +15,24 @@ from events.barbarian_attack import (
     MarchForeignKnight,
     MarchKnight,
     MoveBarbarianByTokens,
+    NeutralPieceReconsidered,
     RaiseKnight,
 )
-from events.catan_for_two import BuildNeutralSettlement, DiscardKnight, TradeTokensGained
+from events.catan_for_two import (
+    BuildNeutralRoad,
+    BuildNeutralSettlement,
+    DiscardKnight,
+    TradeTokensGained,
+)
 from events.commands import BuildSettlement, BuyDevelopmentCard, EndTurn
 from events.events import Event, ModuleSpec
 from services.rules.engine import pending, view
+from services.rules.engine.chance import SeededDealer
 from services.rules.engine.scenarios.barbarian_attack.common import BARBARIANS, geometry
+from services.rules.engine.scenarios.barbarian_attack.two_player import derive_reconsidered
 from services.rules.engine.state import MAIN
 from services.rules.engine.testing import Table
-from services.rules.engine.variants.catan_for_two.common import two
+from services.rules.engine.variants.catan_for_two.common import NEUTRAL, two
 
 TWO = (ModuleSpec(name="catan-for-two"),)
 EAST = (2, 0)  # the 6 hex on the east coast
@@ -175,3 +183,18 @@ def test_barbarian_attack_two_player_no_knight_card_to_discard() -> None:
     knight(t, 0, side(t, EAST, 0))  # a knight in play is no face-up Knight card
     assert not any(isinstance(o, DiscardKnight) for o in pending(t.state)[0].options)
     t.rejects(DiscardKnight(seat=0), "catan_for_two.knight.none_face_up")
+
+
+def test_barbarian_attack_two_player_double_landing_a_landing_can_change_the_owed_piece() -> None:
+    t = table2()
+    c4t = two(t.state)
+    # A settlement is owed, but no neutral settlement fits (the neutrals have no roads).
+    t.state.phase, c4t.due, c4t.resume = NEUTRAL, "settlement", MAIN
+    (changed,) = derive_reconsidered(t.state, SeededDealer(b"x"))
+    assert changed == NeutralPieceReconsidered(seat=0, piece="road")
+    t.apply(changed)
+    assert (t.state.phase, c4t.due) == (NEUTRAL, "road")
+    assert all(isinstance(o, BuildNeutralRoad) for o in pending(t.state)[0].options)
+    t.apply(NeutralPieceReconsidered(seat=0, piece=None))  # nothing fits any more
+    assert (t.state.phase, c4t.due) == (MAIN, "")
+    assert derive_reconsidered(t.state, SeededDealer(b"x")) == []

@@ -6,7 +6,9 @@
   the next march anyway); it marches after the active seat's own knights (knights.py) and is
   never lost in a battle (battles.py).
 - Two landings for a settlement (`two_player.double_landing`): the neutral settlement a seat
-  builds after its own brings a landing of its own, thrown after the first.
+  builds after its own brings a landing of its own, thrown after the first. The first landing
+  comes before the neutral piece is placed: where it conquers the sites the owed piece had, the
+  piece becomes a road, or nothing when none fits (`NeutralPieceReconsidered`).
 - The token action (`two_player.token_barbarian`): instead of sending the robber (there is
   none), the seat pays Catan for Two's price (1 token, 2 when ahead) to move one barbarian from
   a coastal hex to another that is not conquered. Decision (hexlog): like Treason, it may
@@ -22,9 +24,11 @@ from __future__ import annotations
 
 from events.barbarian_attack import (
     BarbarianMovedByTokens,
+    BarbariansLanded,
     ForeignKnightJoined,
     KnightRaised,
     MoveBarbarianByTokens,
+    NeutralPieceReconsidered,
 )
 from events.catan_for_two import NeutralSettlementBuilt
 from events.commands import Command
@@ -43,7 +47,8 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
 )
 from services.rules.engine.scenarios.barbarian_attack.landing import derive_landing
 from services.rules.engine.state import MAIN, Rules, State
-from services.rules.engine.variants.catan_for_two.common import two
+from services.rules.engine.variants.catan_for_two.common import NEUTRAL, two
+from services.rules.engine.variants.catan_for_two.neutrals import neutral_done, owed_piece
 from services.rules.engine.variants.catan_for_two.tokens import action_problem, price
 
 FOREIGN_KNIGHT = "barbarian_attack.two_player.foreign_knight"
@@ -72,6 +77,24 @@ def derive_neutral_landing(state: State, dealer: Dealer) -> list[Event]:
     if not playing_two(state):
         return []
     return derive_landing(state, dealer)
+
+
+def derive_reconsidered(state: State, dealer: Dealer) -> list[Event]:
+    """After a landing while a neutral piece is owed: what still fits."""
+    if not playing_two(state) or state.phase != NEUTRAL:
+        return []
+    due = two(state).due
+    piece = owed_piece(state, "settlement" if due == "settlement" else "road")
+    if piece == due:
+        return []
+    return [NeutralPieceReconsidered(seat=state.current, piece=piece)]
+
+
+def evolve_reconsidered(state: State, e: NeutralPieceReconsidered) -> None:
+    if e.piece is None:
+        neutral_done(state)
+    else:
+        two(state).due = e.piece
 
 
 # --- the token action -----------------------------------------------------------------------
@@ -126,6 +149,8 @@ def install(rules: Rules) -> None:
     rules.derive((KnightRaised,), derive_foreign_knight)
     rules.evolve_with(ForeignKnightJoined, evolve_joined)
     rules.derive((NeutralSettlementBuilt,), derive_neutral_landing)
+    rules.derive((BarbariansLanded,), derive_reconsidered)
+    rules.evolve_with(NeutralPieceReconsidered, evolve_reconsidered)
     rules.handle(MoveBarbarianByTokens, move_barbarian)
     rules.allow(MAIN, MoveBarbarianByTokens)
     rules.extra_options.append(token_options)
