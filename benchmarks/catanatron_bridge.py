@@ -756,8 +756,8 @@ def selftest() -> None:
         assert len(bmap.vertex_of) == 54, "the base board's vertices"
         assert len(bmap.edge_of) == 72, "the base board's edges"
         game.play()
-        print(f"selftest game {seed}: winner {game.winning_color()}, our decisions "
-              f"{stats.decisions}, fallbacks {dict(stats.fallbacks)}")
+        print(f"selftest game {seed}: winner {game.winning_color()}; so far our seat was asked "
+              f"{stats.decisions} decisions, fallbacks {dict(stats.fallbacks)}")
     print(f"options hexlog offered that catanatron did not: {dict(stats.only_hexlog)}")
     print(f"options catanatron offered that hexlog did not: {dict(stats.only_catanatron)}")
     if stats.fallbacks:
