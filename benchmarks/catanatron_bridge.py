@@ -390,6 +390,12 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
+def binomial_p(k: int, n: int, p: float = 0.25) -> float:
+    """Two-sided exact binomial p-value of k wins in n against a win chance p (parity)."""
+    probs = [math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)]
+    return min(1.0, sum(q for q in probs if q <= probs[k] * (1 + 1e-9)))
+
+
 def percentile(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
@@ -718,8 +724,12 @@ def play(args: argparse.Namespace) -> None:
         print(json.dumps({"games": games, "wins": wins, "fallbacks": dict(stats.fallbacks)}))
 
 
-def report(out: Path) -> None:
-    rows = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+PLAYER_NAME = {"alphabeta": "AlphaBetaPlayer", "value": "ValueFunctionPlayer",
+               "random": "RandomPlayer"}
+
+
+def report(*outs: Path) -> None:
+    rows = [json.loads(x) for out in outs for x in out.read_text().splitlines() if x.strip()]
     n = len(rows)
     k = sum(r["won"] for r in rows)
     lo, hi = wilson(k, n)
@@ -727,10 +737,11 @@ def report(out: Path) -> None:
     by_pos = Counter(r["position"] for r in rows)
     won_pos = Counter(r["position"] for r in rows if r["won"])
     undecided = sum(1 for r in rows if r["winner"] is None)
-    opp = sorted({r["opponent"] for r in rows})
+    opp = sorted({PLAYER_NAME.get(r["opponent"], r["opponent"]) for r in rows})
     print(f"hexlog search bot (1 seat, its own view) vs 3 x catanatron {'/'.join(opp)} "
           "(full information)")
     print(f"games {n}, won {k}: {k / max(n, 1):.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
+          f"; parity 25%, two-sided exact binomial p = {binomial_p(k, n):.2g}"
           f"; undecided (catanatron's turn cap) {undecided}")
     print("by seat position: " + ", ".join(
         f"{p}: {won_pos[p]}/{by_pos[p]}" for p in sorted(by_pos)))
@@ -777,10 +788,10 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=24)
     ap.add_argument("--vp", type=int, default=10)
     ap.add_argument("--out", help="a JSON-lines file of games (appended; games in it are skipped)")
-    ap.add_argument("--report", help="print the summary of a JSON-lines file and stop")
+    ap.add_argument("--report", nargs="+", help="print the summary of JSON-lines files and stop")
     args = ap.parse_args()
     if args.report:
-        report(Path(args.report))
+        report(*(Path(p) for p in args.report))
     elif args.selftest:
         selftest()
     else:
