@@ -217,3 +217,9 @@ def test_wilson_interval() -> None:
     lo, hi = cb.wilson(222, 400)
     assert round(lo, 3) == 0.506
     assert round(hi, 3) == 0.603
+
+
+def test_exact_binomial_against_parity() -> None:
+    # The pod tournament's figure (benchmarks/search_bot.md): 222 of 400 against 25%.
+    assert f"{cb.binomial_p(222, 400):.3g}" == "1.74e-38"
+    assert cb.binomial_p(1, 4) == 1.0
