@@ -2,7 +2,7 @@
 
     benchmarks/.venv-catanatron/bin/python benchmarks/catanatron_bridge.py --selftest
     benchmarks/.venv-catanatron/bin/python benchmarks/catanatron_bridge.py --games 400 \\
-        --opponent alphabeta --seed bridge --out benchmarks/bridge-alphabeta.jsonl
+        --opponent alphabeta --seed bridge-400 --out out/alphabeta-0.jsonl
 
 Information regime: hexlog's bot decides from its own seat's view only (its hand and
 development cards exactly; of the others their card counts, buildings, roads, played knights,
