@@ -6,12 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament test lint bench clean
+.PHONY: tournament test lint bench clean engine interpreted test-compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python scripts/build_engine.py
 	touch $(STAMP)
 	@echo "hexlog is installed in $(BIN)/: run 'source $(BIN)/activate' to put it on your PATH"
 
@@ -23,6 +24,22 @@ test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
 
+# The engine compiled with mypyc (the install does it when a C compiler is there; HEXLOG_COMPILED=0
+# skips it), or back to the Python source. A compiled build older than the source is not used.
+engine: $(STAMP)
+	$(BIN)/python scripts/build_engine.py
+
+interpreted: $(STAMP)
+	$(BIN)/python scripts/build_engine.py --clean
+
+# CI's compiled-build job: the engine-heavy tests (rules, golden logs, frozen corpus, variants,
+# scenarios, hooks) against the compiled engine, and the test that both builds play the same
+# games event for event. The rest of the suite (Redis, CLI, service) does not change with it.
+ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
+test-compiled: $(STAMP)
+	$(BIN)/python scripts/build_engine.py --require
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -32,4 +49,5 @@ bench: $(STAMP)
 	$(BIN)/hexlog bench e2e --games 32 --concurrency 32
 
 clean:
-	rm -rf $(VENV) .hexlog
+	rm -rf $(VENV) .hexlog build
+	-python3 scripts/build_engine.py --clean

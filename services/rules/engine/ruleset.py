@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar as DefaultTypeVar
 
 from events.commands import Command
@@ -58,6 +59,9 @@ class SetupRound:
 BASE_SETUP = (SetupRound(), SetupRound(resources=True))
 
 
+# Not a compiled (native) class: modules re-declare its class attributes with narrower types
+# (`seats = (2,)`, `advice = ADVICE`), which only a plain Python class allows.
+@mypyc_attr(native_class=False)
 class Module(Generic[MS, P]):
     """A rule module: a variant, a scenario or a table rule. Subclasses set the class
     attributes and implement `install`; everything the module is lives with it: its rules

@@ -93,12 +93,16 @@ def load_deck() -> Deck:
 DECK = load_deck()
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+EVENT_FIELDS = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waiting", "choices",
+                 "damaged", "epidemic")
+
+
 class EventState:
     """Public state of the variant. `choices` holds the private answers of a simultaneous stage
     (like a hand: in the state, hidden by `view`) until the stage resolves."""
 
-    __slots__ = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waiting", "choices",
-                 "damaged", "epidemic")
+    __slots__ = EVENT_FIELDS
 
     def __init__(self, per_cycle: int, seats: int) -> None:
         self.per_cycle = per_cycle  # cards drawn before the deck is rebuilt (31 with New Year)
@@ -129,7 +133,7 @@ class EventState:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data (snapshots); `choices` as [seat, value] pairs."""
-        out = {k: getattr(self, k) for k in EventState.__slots__ if k != "epidemic"}
+        out = {k: getattr(self, k) for k in EVENT_FIELDS if k != "epidemic"}
         out["drawn"] = self.drawn[:]
         out["waiting"] = self.waiting[:]
         out["damaged"] = self.damaged[:]

@@ -1,0 +1,115 @@
+"""Compile the rules engine (services/rules/engine/, every module under it) with mypyc, in place.
+
+The typed Python source stays the one source of truth: mypyc turns the same modules into C
+extensions (`<module>.cpython-*.so` next to each `<module>.py`; Python imports the extension
+when both are there). `make` runs this after installing; it falls back to the interpreted
+engine (removes any compiled modules and exits 0) when there is no C compiler or mypyc, or when
+HEXLOG_COMPILED=0 opts out.
+
+    python scripts/build_engine.py            # compile (or fall back)
+    python scripts/build_engine.py --require  # compile or fail (CI's compiled-build job)
+    python scripts/build_engine.py --clean    # back to the interpreted engine
+
+`services.rules.build` says which build a process runs and whether the compiled modules are
+older than their source (then tests stop and ask for a rebuild: a stale build would test old
+rules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from services.rules.build import ENGINE_DIR, GROUP, compiled_files  # noqa: E402
+
+BUILD_DIR = ROOT / "build" / "mypyc"
+
+
+def engine_sources() -> list[str]:
+    """Every module under the engine, found afresh (scenarios added later are picked up)."""
+    return sorted(str(p.relative_to(ROOT)) for p in ENGINE_DIR.rglob("*.py"))
+
+
+def clean() -> int:
+    removed = 0
+    for path in compiled_files():
+        path.unlink()
+        removed += 1
+    shutil.rmtree(BUILD_DIR, ignore_errors=True)
+    return removed
+
+
+def compiler() -> str | None:
+    """The C compiler Python's build would call, if it is installed."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    return shutil.which(cc.split()[0])
+
+
+def build(parallel: int) -> None:
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    os.chdir(ROOT)  # mypyc and the extension names work with paths relative to the root
+    extensions = mypycify(
+        engine_sources(),  # mypy options: pyproject.toml (the cwd)
+        opt_level=os.environ.get("HEXLOG_COMPILE_OPT", "3"),
+        group_name=GROUP,
+        target_dir=str(BUILD_DIR),
+    )
+    dist = Distribution({"name": "hexlog-engine", "ext_modules": extensions})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True  # type: ignore[attr-defined]
+    cmd.build_temp = str(BUILD_DIR / "temp")  # type: ignore[attr-defined]
+    cmd.parallel = parallel  # type: ignore[attr-defined]
+    dist.run_command("build_ext")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("--require", action="store_true",
+                        help="fail instead of falling back to the interpreted engine")
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1,
+                        help="C compiler processes (default: the CPU count)")
+    args = parser.parse_args()
+    if args.clean:
+        print(f"engine: interpreted ({clean()} compiled modules removed)")
+        return 0
+    reason = None
+    if os.environ.get("HEXLOG_COMPILED", "1") == "0":
+        reason = "HEXLOG_COMPILED=0"
+    elif compiler() is None:
+        reason = "no C compiler"
+    else:
+        try:
+            import mypyc  # noqa: F401
+        except ImportError:
+            reason = "mypyc (part of mypy) is not installed"
+    if reason is not None:
+        clean()
+        print(f"engine: interpreted ({reason})")
+        return 1 if args.require else 0
+    clean()
+    start = time.perf_counter()
+    print("engine: compiling with mypyc (HEXLOG_COMPILED=0 skips this) ...", flush=True)
+    try:
+        build(args.parallel)
+    except (Exception, SystemExit) as e:  # a compiler error: keep the interpreted engine
+        clean()
+        print(f"engine: interpreted (the compiled build failed: {e})", file=sys.stderr)
+        return 1 if args.require else 0
+    print(f"engine: compiled ({len(compiled_files())} extension modules "
+          f"in {time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""Which build of the engine this process runs: "compiled" (mypyc extension modules next to
+the source, made by scripts/build_engine.py) or "interpreted" (the Python source).
+
+HEXLOG_ENGINE=interpreted makes a process ignore the compiled modules (the comparison test runs
+the two builds side by side that way); `stale()` lists compiled modules older than their source
+(a build that would run old rules)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import sys
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+ENGINE = "services.rules.engine"
+ENGINE_DIR = Path(__file__).resolve().parent / "engine"
+# mypyc's shared library (all compiled modules in one extension): services/rules/engine/.
+GROUP = f"{ENGINE}._compiled"
+_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def compiled_files() -> list[Path]:
+    """The compiled extension modules in the source tree."""
+    return sorted(p for p in ENGINE_DIR.rglob("*") if p.name.endswith(_SUFFIXES))
+
+
+def engine_build() -> str:
+    """'compiled' when the engine package was loaded from an extension module."""
+    module = sys.modules.get(ENGINE) or importlib.import_module(ENGINE)
+    return "compiled" if str(module.__file__).endswith(_SUFFIXES) else "interpreted"
+
+
+def stale() -> list[str]:
+    """In a compiled tree: the source files newer than their compiled module, or without one
+    (a module added or edited since the build). Empty when nothing is compiled."""
+    sources: dict[Path, float] = {}
+    built: dict[Path, float] = {}
+    for path in ENGINE_DIR.rglob("*"):
+        if path.suffix == ".py":
+            sources[path.with_suffix("")] = path.stat().st_mtime
+        elif path.name.endswith(_SUFFIXES):
+            built[path.parent / path.name.split(".")[0]] = path.stat().st_mtime
+    if not built:
+        return []
+    return sorted(str(p.relative_to(ENGINE_DIR)) + ".py" for p, t in sources.items()
+                  if built.get(p, -1.0) < t)
+
+
+class _SourceOnly(MetaPathFinder):
+    """Finds the engine's modules in their .py files only (HEXLOG_ENGINE=interpreted)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname != ENGINE and not fullname.startswith(ENGINE + "."):
+            return None
+        if fullname == GROUP + "__mypyc":
+            return None
+        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
+        finder = importlib.machinery.FileFinder(
+            str(ENGINE_DIR.parent if fullname == ENGINE else Path(path[0] if path else "")),
+            *loaders,
+        )
+        return finder.find_spec(fullname)
+
+
+def install_interpreted_finder() -> None:
+    if not any(isinstance(f, _SourceOnly) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceOnly())
+
