@@ -55,7 +55,7 @@ def compiler() -> str | None:
 
 def build(parallel: int) -> None:
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution  # type: ignore[import-untyped]
 
     os.chdir(ROOT)  # mypyc and the extension names work with paths relative to the root
     extensions = mypycify(
@@ -66,9 +66,9 @@ def build(parallel: int) -> None:
     )
     dist = Distribution({"name": "hexlog-engine", "ext_modules": extensions})
     cmd = dist.get_command_obj("build_ext")
-    cmd.inplace = True  # type: ignore[attr-defined]
-    cmd.build_temp = str(BUILD_DIR / "temp")  # type: ignore[attr-defined]
-    cmd.parallel = parallel  # type: ignore[attr-defined]
+    cmd.inplace = True
+    cmd.build_temp = str(BUILD_DIR / "temp")
+    cmd.parallel = parallel
     dist.run_command("build_ext")
 
 
