@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from services.rules.build import ENGINE_DIR, GROUP, compiled_files  # noqa: E402
+from services.rules.build import ENGINE_DIR, compiled_files  # noqa: E402
 
 BUILD_DIR = ROOT / "build" / "mypyc"
 
@@ -61,7 +61,7 @@ def build(parallel: int) -> None:
     extensions = mypycify(
         engine_sources(),  # mypy options: pyproject.toml (the cwd)
         opt_level=os.environ.get("HEXLOG_COMPILE_OPT", "3"),
-        group_name=GROUP,
+        separate=True,  # one library per module: see services/rules/build.py
         target_dir=str(BUILD_DIR),
     )
     dist = Distribution({"name": "hexlog-engine", "ext_modules": extensions})

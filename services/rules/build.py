@@ -18,14 +18,19 @@ from types import ModuleType
 
 ENGINE = "services.rules.engine"
 ENGINE_DIR = Path(__file__).resolve().parent / "engine"
-# mypyc's shared library (all compiled modules in one extension): services/rules/engine/.
-GROUP = f"{ENGINE}._compiled"
+# Each module is compiled on its own (mypyc's separate mode): `<module>.so` and the library
+# `<module>__mypyc.so` beside it; the engine package's library is `engine__mypyc.so` in
+# services/rules/. (One shared library for all would have to sit at the import root, which an
+# editable install does not put on sys.path.)
+_PACKAGE_LIB = ENGINE_DIR.parent / "engine__mypyc"
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def compiled_files() -> list[Path]:
-    """The compiled extension modules in the source tree."""
-    return sorted(p for p in ENGINE_DIR.rglob("*") if p.name.endswith(_SUFFIXES))
+    """The compiled extension modules in the source tree, and their shared library."""
+    return sorted([p for p in ENGINE_DIR.rglob("*") if p.name.endswith(_SUFFIXES)]
+                  + [p for p in _PACKAGE_LIB.parent.glob(_PACKAGE_LIB.name + ".*")
+                     if p.name.endswith(_SUFFIXES)])
 
 
 def engine_build() -> str:
@@ -57,8 +62,6 @@ class _SourceOnly(MetaPathFinder):
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
         if fullname != ENGINE and not fullname.startswith(ENGINE + "."):
-            return None
-        if fullname == GROUP + "__mypyc":
             return None
         loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
         finder = importlib.machinery.FileFinder(
