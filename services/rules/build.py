@@ -34,8 +34,9 @@ def compiled_files() -> list[Path]:
 
 
 def engine_build() -> str:
-    """'compiled' when the engine package was loaded from an extension module."""
-    module = sys.modules.get(ENGINE) or importlib.import_module(ENGINE)
+    """'compiled' when the engine's modules were loaded from extension modules."""
+    name = f"{ENGINE}.state"
+    module = sys.modules.get(name) or importlib.import_module(name)
     return "compiled" if str(module.__file__).endswith(_SUFFIXES) else "interpreted"
 
 
@@ -45,7 +46,7 @@ def stale() -> list[str]:
     sources: dict[Path, float] = {}
     built: dict[Path, float] = {}
     for path in ENGINE_DIR.rglob("*"):
-        if path.suffix == ".py":
+        if path.suffix == ".py" and path.name != "__init__.py":  # packages stay Python
             sources[path.with_suffix("")] = path.stat().st_mtime
         elif path.name.endswith(_SUFFIXES):
             built[path.parent / path.name.split(".")[0]] = path.stat().st_mtime

@@ -100,6 +100,9 @@ def _unset(*args: object) -> Any:
     raise NotImplementedError("hook not installed")
 
 
+# A plain class too when compiled: a native generic dataclass fails at import on Python 3.11
+# ("attribute '__dict__' of 'type' objects is not writable").
+@mypyc_attr(native_class=False)
 @dataclass
 class Ruleset(Generic[ST]):
     name: str
