@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament test lint bench clean engine interpreted test-compiled
+.PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/sce
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS)
+
+# The store, service, security and tournament tests again, on an embedded 3-master Valkey
+# Cluster (every multi-key call in one slot; consumers read per partition).
+test-cluster: $(STAMP)
+	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bots.sdk import Bot, reseed
+from bots.sdk import Bot, observers, reseed
 from events.events import Event, GameCreated
-from services.rules.engine import decide, evolve, initial_state, next_prompt, pending, view
+from services.rules.engine import decide, evolve, initial_state, next_prompt, pending, redact, view
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import State
 
@@ -39,6 +39,9 @@ def play(
     state = initial_state(created)
     game = LocalGame(state=state, log=[created] if keep_log else [])
     decisions = 0
+    readers = observers(bots)  # seats whose bot reads its log: fed each event redacted for it
+    for seat, reader in readers:
+        reader.observe(seat, created)
     while not state.finished:
         prompts = pending(state)
         prompt = prompts[0] if len(prompts) == 1 else next_prompt(state, prompts)
@@ -50,6 +53,8 @@ def play(
         events = decide(state, command, dealer)
         for e in events:
             evolve(state, e)
+            for seat, reader in readers:
+                reader.observe(seat, redact(state, e, seat))
         if keep_log:
             game.log.extend(events)
         decisions += 1

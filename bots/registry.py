@@ -14,10 +14,12 @@ import re
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
 from bots.sdk import Bot, BotFactory
+from bots.search import SearchBot
 
 SHIPPED: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "search": SearchBot,
 }
 
 

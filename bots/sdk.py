@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from events.commands import Command, DiscardResources
+from events.events import Event
 from events.prompts import Prompt, View
 from events.types import RESOURCES, Bundle
 
@@ -36,6 +37,20 @@ def random_discard(rng: random.Random, hand: list[int], count: int) -> Bundle:
 
 def discard_command(seat: int, resources: Bundle) -> DiscardResources:
     return DiscardResources(seat=seat, resources=resources)
+
+
+class Observer(Protocol):
+    """A bot that also reads its seat's log (every event as `engine.redact` gives it to the
+    seat, the creation first) keeps a belief of the hidden cards (`bots.belief`). A host
+    that has the log feeds it (the in-process loop, `bots.local.play`); a bot served over
+    Redis gets views only and must do without."""
+
+    def observe(self, seat: int, event: Event) -> None: ...
+
+
+def observers(bots: Sequence[Bot]) -> list[tuple[int, Observer]]:
+    """(seat, bot) for the seats whose bot reads the log."""
+    return [(seat, b) for seat, b in enumerate(bots) if callable(getattr(b, "observe", None))]  # type: ignore[misc]
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot

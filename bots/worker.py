@@ -40,8 +40,9 @@ from services.rules.protocol import (
     prompts_key,
     stop_on_sigterm,
 )
+from services.store.connect import connect
 from services.store.keys import PARTITIONS, commands_key, partition
-from services.store.streams import Entry, read_group
+from services.store.streams import Entry, GroupReader
 
 log = structlog.get_logger("hexlog.bots")
 CLAIM_EVERY_S = 2.0
@@ -85,29 +86,32 @@ class BotWorker:
     async def run(self, stop: asyncio.Event | None = None) -> None:
         await ensure_groups(self.redis, self.specs)
         streams = {key: ">" for key in self.keys}
-        last_beat = 0.0
-        claimed = 0.0
-        while stop is None or not stop.is_set():
-            try:
-                if time.monotonic() - last_beat > 1.0:
-                    last_beat = time.monotonic()
-                    for pool in self.pools:
-                        await beat(self.redis, f"bots:{pool}", self.consumer)
-                if time.monotonic() - claimed > CLAIM_EVERY_S:
-                    claimed = time.monotonic()
-                    await self.claim_orphans()
-                read = await read_group(self.redis, PROMPT_GROUP, self.consumer, streams,
-                                        count=64, block=100)
-                if read:
-                    await self.answer_all(read)
-            except Exception as exc:
-                # A dropped connection (or groups lost with the server's data) must not end
-                # the worker: what it read and did not ack stays pending and is claimed again.
-                log.exception("bot worker loop failed; retrying")
-                if "NOGROUP" in str(exc):
-                    with contextlib.suppress(Exception):
-                        await ensure_groups(self.redis, self.specs)
-                await asyncio.sleep(0.5)
+        reader = GroupReader(self.redis, PROMPT_GROUP, self.consumer)
+        try:
+            last_beat = 0.0
+            claimed = 0.0
+            while stop is None or not stop.is_set():
+                try:
+                    if time.monotonic() - last_beat > 1.0:
+                        last_beat = time.monotonic()
+                        for pool in self.pools:
+                            await beat(self.redis, f"bots:{pool}", self.consumer)
+                    if time.monotonic() - claimed > CLAIM_EVERY_S:
+                        claimed = time.monotonic()
+                        await self.claim_orphans()
+                    read = await reader.read(streams, count=64, block=100)
+                    if read:
+                        await self.answer_all(read)
+                except Exception as exc:
+                    # A dropped connection (or groups lost with the server's data) must not end
+                    # the worker: what it read and did not ack stays pending and is claimed again.
+                    log.exception("bot worker loop failed; retrying")
+                    if "NOGROUP" in str(exc):
+                        with contextlib.suppress(Exception):
+                            await ensure_groups(self.redis, self.specs)
+                    await asyncio.sleep(0.5)
+        finally:
+            await reader.close()
 
     async def claim_orphans(self) -> None:
         """Answer prompts a dead worker of our pools had read but not answered (XAUTOCLAIM):
@@ -165,7 +169,7 @@ class BotWorker:
 
 def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:
     async def main() -> None:
-        redis = Redis.from_url(url)
+        redis = connect(url)
         worker = BotWorker(redis, pools, consumer)
         try:
             await worker.run(stop_on_sigterm())

@@ -3,6 +3,12 @@ server per test for crash tests, and the rules service in-process (its own batch
 real FastStream app), bot workers as asyncio tasks, and real worker processes that are always
 reaped. Everything runs on private Unix sockets, no TCP.
 
+`pytest --cluster N` runs the same tests against an embedded N-master Valkey Cluster (on TCP
+ports of 127.0.0.1) instead: `valkey_server` is the cluster, clients are `RedisCluster`s, and a
+test that needs a server of its own gets the session's cluster, flushed. Tests about the
+single embedded server itself (kill and restart it, its socket) are marked `single_server`
+and skipped there.
+
 `tests/service/service_helpers.py` (games, signed commands, stream inspection) is importable
 from every test directory."""
 
@@ -13,7 +19,7 @@ import contextlib
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from redis.asyncio import Redis
@@ -26,13 +32,49 @@ from service_helpers import Worker, spawn, spawn_rules  # noqa: E402
 from bots.worker import BotWorker  # noqa: E402
 from services.rules.app import build_app  # noqa: E402
 from services.rules.service import RulesService  # noqa: E402
+from services.runtime.cluster import EmbeddedCluster  # noqa: E402
 from services.runtime.valkey import EmbeddedValkey  # noqa: E402
 from services.store import EventStore  # noqa: E402
+from services.store.connect import connect, flush_everything  # noqa: E402
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--cluster", type=int, default=0, metavar="N",
+                     help="run against an embedded N-master Valkey Cluster")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "single_server: about one embedded server (not collected with --cluster)")
+    config.addinivalue_line(
+        "markers", "cluster_only: about a Redis Cluster (collected only with --cluster)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests for the other kind of server are deselected, not skipped: each pass of CI runs
+    every test it collects, and a skip there would hide a test that never ran."""
+    other = "single_server" if config.getoption("--cluster") else "cluster_only"
+    deselected = [item for item in items if item.get_closest_marker(other)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if not item.get_closest_marker(other)]
+
+
+def cluster_masters(config: pytest.Config) -> int:
+    return int(config.getoption("--cluster") or 0)
 
 
 @pytest.fixture(scope="session")
-def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedValkey]:
-    """One server for the whole session; the socket path is kept short by EmbeddedValkey."""
+def valkey_server(pytestconfig: pytest.Config,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedValkey]:
+    """One server (or cluster) for the whole session; the socket path is kept short by
+    EmbeddedValkey."""
+    masters = cluster_masters(pytestconfig)
+    if masters:
+        cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster"), masters).start()
+        yield cast(EmbeddedValkey, cluster)  # the tests use its `url` only
+        cluster.stop()
+        return
     server = EmbeddedValkey(tmp_path_factory.mktemp("valkey")).start()
     yield server
     server.stop()
@@ -41,8 +83,8 @@ def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedded
 @pytest.fixture
 async def redis_client(valkey_server: EmbeddedValkey) -> AsyncIterator[Redis]:
     """A fresh client on the session server, on an empty keyspace."""
-    client = Redis.from_url(valkey_server.url)
-    await client.flushall()
+    client = connect(valkey_server.url)
+    await flush_everything(client)
     yield client
     await client.aclose()
 
@@ -62,7 +104,13 @@ def fresh_valkey(request: pytest.FixtureRequest, valkey_dir: Path) -> Iterator[E
     """A server of its own for one test (crash tests: kill() and start() it at will).
 
     Parametrize indirectly with an appendfsync policy ("always", "everysec"); default everysec.
+    With --cluster: the session's cluster, flushed (a test that kills it is `single_server`).
     """
+    if cluster_masters(request.config):
+        cluster = cast(EmbeddedCluster, request.getfixturevalue("valkey_server"))
+        cluster.flush()
+        yield cast(EmbeddedValkey, cluster)
+        return
     server = EmbeddedValkey(valkey_dir, appendfsync=getattr(request, "param", "everysec")).start()
     yield server
     server.stop()
@@ -85,7 +133,7 @@ async def service(redis_client: Redis) -> RulesService:
 @pytest.fixture
 async def replica(url: str) -> AsyncIterator[RulesService]:
     """A second replica: its own connection and consumer name, the same Redis."""
-    client = Redis.from_url(url)
+    client = connect(url)
     yield RulesService(client, "rules-test-b")
     await client.aclose()
 
@@ -97,6 +145,7 @@ async def rules_app(url: str) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
     apps: list[Any] = []
 
     async def start(consumer: str = "rules-app", **kwargs: Any) -> Any:
+        # (the faststream consumer reads one server: its tests are marked single_server)
         app = build_app(url, consumer=consumer, **kwargs)
         await app.start()
         apps.append(app)
@@ -115,7 +164,7 @@ async def bot_workers(url: str) -> AsyncIterator[Callable[[Sequence[str]], BotWo
     clients: list[Redis] = []
 
     def start(pools: Sequence[str]) -> BotWorker:
-        client = Redis.from_url(url)
+        client = connect(url)
         clients.append(client)
         worker = BotWorker(client, pools)
         tasks.append(asyncio.create_task(worker.run(stop)))

@@ -38,6 +38,7 @@ from services.runtime import processes
 from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url
 from services.store import EventStore
+from services.store.connect import connect
 from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
 
 
@@ -60,7 +61,12 @@ def run(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def bench_server(args: argparse.Namespace) -> Iterator[str]:
-    """REDIS_URL, or an embedded Valkey of the benchmark's own (never the user's games)."""
+    """REDIS_URL, or an embedded Valkey (or with --cluster, a cluster) of the benchmark's own
+    (never the user's games)."""
+    if getattr(args, "cluster", None):
+        with bench_cluster(args.cluster) as url:
+            yield url
+        return
     own = args.data_dir is None
     root = data_dir(argparse.Namespace())
     if own:
@@ -85,9 +91,25 @@ def bench_server(args: argparse.Namespace) -> Iterator[str]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def bench_cluster(masters: int) -> Iterator[str]:
+    from services.runtime.cluster import EmbeddedCluster
+
+    root = data_dir(argparse.Namespace())
+    root.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-cluster-", dir=root))
+    processes.use_log_dir(root / "logs")
+    try:
+        with EmbeddedCluster(folder, masters) as cluster:
+            say(f"bench e2e: on an embedded {masters}-master cluster in {folder} (removed after)")
+            yield cluster.url
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 async def forget_games(url: str, games: list[str]) -> None:
     """Delete every key of the benchmark's games from a server the user shares with it."""
-    redis = Redis.from_url(url)
+    redis = connect(url)
     try:
         for game in games:
             k = game_keys(game)
@@ -106,7 +128,7 @@ async def feed_total(redis: Redis) -> int:
 
 
 async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str, Any]:
-    redis = Redis.from_url(url)
+    redis = connect(url)
     client = Client(redis)
     await client.wait_for_rules()
     await redis.delete(latency_key())
@@ -146,6 +168,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str
         "games": args.games,
         "concurrency": args.concurrency,
         "rules_workers": args.rules_workers,
+        "cluster_masters": getattr(args, "cluster", None) or 0,
         "commands": commands,
         "events": sum(versions),
         "seconds": elapsed,
@@ -187,7 +210,8 @@ async def lua_append_rate(redis: Redis, clients: int, made: list[str],
 def format_result(r: dict[str, Any]) -> str:
     return "\n".join([
         f"e2e benchmark: {r['games']} games, {r['concurrency']} at once, random bots, "
-        f"{r['rules_workers']} rules worker(s), through Redis",
+        f"{r['rules_workers']} rules worker(s), through Redis"
+        + (f" (a {r['cluster_masters']}-master cluster)" if r.get("cluster_masters") else ""),
         f"  accepted commands/s   {r['commands_per_s']:10.0f}",
         f"  games/min             {r['games_per_min']:10.1f}",
         f"  command→event p50     {r['latency_p50_ms']:10.2f} ms",

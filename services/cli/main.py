@@ -62,6 +62,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         allowed = [set(MODULES[s.name].seats) for s in specs if s.name in MODULES]
         args.seats = max(set.intersection({4, 3, 2}, *allowed) or {4})
     check_modules(specs, args.seats)
+    if args.target == "search":
+        from services.cli.bench_search import bench_search, format_search
+
+        out = bench_search(args.games, playouts=args.playouts, seed=args.seed, variants=specs,
+                           seats=args.seats, view_only=args.view_only, ruleset=args.ruleset)
+        print(json.dumps(out) if args.json else format_search(out))
+        return 0
     if args.target != "engine":
         from services.cli import bench_e2e
 
@@ -94,8 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="engine: complete games of random bots in this process. "
                                    "e2e: games through Redis and the real services, on a "
                                    "server of its own (never among your games).")
-    p.add_argument("target", choices=["engine", "e2e"],
-                   help="engine: the rules alone; e2e: the whole service")
+    p.add_argument("target", choices=["engine", "e2e", "search"],
+                   help="engine: the rules alone; e2e: the whole service; search: the search "
+                        "bot's decision time and playouts/s (in-process, vs heuristic bots)")
+    p.add_argument("--playouts", type=at_least(1), default=24,
+                   help="search: playouts per decision (the search bot's budget; default 24)")
+    p.add_argument("--view-only", action="store_true",
+                   help="search: decide from views only, as over Redis (no belief tracker)")
     p.add_argument("--games", type=at_least(1), default=200, help="games to play (default 200)")
     p.add_argument("--seats", type=seat_count, default=None,
                    help="default 4, or the most seats every chosen module allows")
@@ -103,8 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an integer: the same seed plays the same games (default 0)")
     p.add_argument("--concurrency", type=at_least(1), default=32,
                    help="e2e: games at once (default 32)")
-    p.add_argument("--rules-workers", type=at_least(1), default=1,
-                   help="e2e: rules service processes (default 1)")
+    p.add_argument("--rules-workers", "--replicas", type=at_least(1), default=1,
+                   help="e2e: rules service processes (replicas sharing the partitions; "
+                        "default 1)")
+    p.add_argument("--cluster", type=at_least(1), default=None, metavar="N",
+                   help="e2e: on an embedded N-master Valkey Cluster of its own (TCP ports "
+                        "of 127.0.0.1) instead of one server")
     p.add_argument("--data-dir", default=None,
                    help="e2e: where the benchmark's own Valkey keeps its data while it runs "
                         "(default: a temporary folder, removed after; ignored with REDIS_URL)")

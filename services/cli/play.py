@@ -120,8 +120,6 @@ def format_result(result: dict[str, Any]) -> str:
 
 
 async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict[str, Any]:
-    from redis.asyncio import Redis
-
     from services.cli import credentials
     from services.cli.options import data_dir
     from services.cli.progress import GameProgress
@@ -129,8 +127,9 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     from services.cli.server import say
     from services.client import Client, new_id
     from services.runtime.users import role_url
+    from services.store.connect import connect
 
-    redis = Redis.from_url(role_url(url, "organiser"))
+    redis = connect(role_url(url, "organiser"))
     client = Client(redis)
     try:
         await client.wait_for_rules()

@@ -12,15 +12,15 @@ from services.cli.registry import COMMANDS
 def cmd_projections(args: argparse.Namespace) -> int:
     import asyncio
 
-    from redis.asyncio import Redis
-
     import services.tournament  # noqa: F401  (registers the standings projection)
     from services.cli.server import say, server_for
     from services.projections.projector import Projector
     from services.runtime.users import role_url
 
     async def rebuild(url: str) -> tuple[int, list[str]]:
-        redis = Redis.from_url(role_url(url, "projections"))
+        from services.store.connect import connect
+
+        redis = connect(role_url(url, "projections"))
         try:
             projector = Projector(redis)
             return await projector.rebuild(), projector.unreadable

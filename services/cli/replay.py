@@ -61,9 +61,10 @@ def redis_url(args: argparse.Namespace, command: str) -> Iterator[str]:
 
 @asynccontextmanager
 async def connect(url: str) -> AsyncIterator[Redis]:
-    from redis.asyncio import Redis
+    from services.store.connect import connect as open_client
 
-    redis = Redis.from_url(url)
+
+    redis = open_client(url)
     try:
         yield redis
     finally:

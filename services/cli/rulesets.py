@@ -83,7 +83,7 @@ def describe(module: Module) -> dict[str, Any]:
 
 def format_rulesets() -> str:
     lines = ["base                     the base game (docs/rules/base.md); always on", ""]
-    kinds = [("scenario", "--ruleset NAME, one per game"),
+    kinds = [("scenario", "--scenario NAME, one per game"),
              ("variant", "--variant NAME[:k=v,...], repeatable")]
     kinds += [(k, "") for k in sorted({m.kind for m in MODULES.values()} - {"scenario", "variant"})]
     for kind, how in kinds:
@@ -101,6 +101,8 @@ def format_rulesets() -> str:
                          for name, seats in allowed.items()]
                 lines.append(f"{pad}combines with: {', '.join(parts)}")
             for other, reason in sorted(refused.items()):
+                if kind == "scenario" and other in MODULES and MODULES[other].kind == "scenario":
+                    continue  # one scenario per game: said once, in the title
                 lines.append(f"{pad}not with {other}: {reason}")
         lines.append("")
     return "\n".join(lines).rstrip()

@@ -19,8 +19,6 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from redis.asyncio import Redis
-
 from services.cli.errors import CliError
 from services.cli.options import data_dir
 from services.runtime import processes
@@ -36,7 +34,9 @@ def redis_problem(url: str) -> str | None:
     """Why Redis at `url` cannot be used right now, or None when it answers."""
     import redis
 
-    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    from services.store.connect import plain_url
+
+    client = redis.Redis.from_url(plain_url(url), socket_connect_timeout=2, socket_timeout=2)
     try:
         client.ping()
         return None
@@ -64,8 +64,9 @@ def server_for(args: argparse.Namespace, command: str, *,
 
 async def _serving(url: str, services: Sequence[str]) -> list[bool]:
     from services.rules.protocol import is_serving
+    from services.store.connect import connect
 
-    redis = Redis.from_url(url)
+    redis = connect(url)
     try:
         return list(await asyncio.gather(*(is_serving(redis, s) for s in services)))
     finally:

@@ -41,6 +41,25 @@ def check_bots(text: str) -> list[tuple[str, str]]:
     return specs
 
 
+def check_pod(text: str, seats: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """`--pod search,heuristic,heuristic,heuristic`: (the lineup, the distinct bots' specs)."""
+    lineup = [b.strip() for b in text.split(",") if b.strip()]
+    if seats and len(lineup) != seats:
+        raise UsageError(f"--pod names a bot for each of the {seats} seats, not {len(lineup)}")
+    distinct = ",".join(dict.fromkeys(lineup))
+    specs = check_bots(distinct)
+    return [name for name, _ in (parse(b) for b in lineup)], specs
+
+
+def parse(spec: str) -> tuple[str, str]:
+    from bots.registry import parse_bot_spec
+
+    try:
+        return parse_bot_spec(spec)
+    except ValueError as exc:
+        raise UsageError(f"--pod: {exc}") from None
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -51,15 +70,22 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from services.tournament.runner import Spec
 
     configure(args.log_level)
-    specs = check_bots(args.bots)
-    bots = [name for name, _ in specs]
+    if bool(args.bots) == bool(args.pod):
+        raise UsageError("give --bots (pods drawn from them) or --pod (one lineup), not both")
     modules = modules_from(args)
-    seats = args.seats or min([4, *(max(MODULES[m.name].seats) for m in modules if m.name in MODULES)])
+    pod: list[str] = []
+    if args.pod:
+        pod, specs = check_pod(args.pod, args.seats)
+        seats = len(pod)
+    else:
+        specs = check_bots(args.bots)
+        seats = args.seats or min([4, *(max(MODULES[m.name].seats) for m in modules if m.name in MODULES)])
+    bots = [name for name, _ in specs]
     check_modules(modules, seats)
     spec = Spec(bots=bots, games=args.games, seats=seats, ruleset=args.ruleset,
                 modules=[{"name": m.name, "params": dict(m.params)} for m in modules],
                 seed=args.seed, deadline_ms=args.deadline_ms, turn_limit=args.turn_limit,
-                forfeit_after_s=args.forfeit_after)
+                forfeit_after_s=args.forfeit_after, pod=pod)
     # Shipped bots, and bots given as name=package.module:Factory, get a worker of this command
     # unless one is running; any other name must have registered its own worker on Redis.
     served = sorted(f"{name}={ref}" if ref != name else name for name, ref in specs
@@ -93,8 +119,6 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
                      games: list[dict[str, Any]]) -> None:
     """report.html (standings, ratings chart, every game) and a replay page per game in
     games/ (the games are over: everything is public; pages show the spectator's view)."""
-    from redis.asyncio import Redis
-
     from services.audit.replay import Viewer
     from services.cli.progress import CountProgress
     from services.render.page import replay_page
@@ -102,10 +126,11 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
     from services.rules.record import load_record
     from services.runtime.users import role_url
     from services.store import EventStore
+    from services.store.connect import connect
     from services.tournament.report import ratings_svg
 
     (out / "games").mkdir(parents=True, exist_ok=True)
-    redis = Redis.from_url(role_url(url, "organiser"))
+    redis = connect(role_url(url, "organiser"))
     pages: dict[str, str] = {}
     try:
         store = EventStore(redis)
@@ -141,19 +166,18 @@ def game_list(games: list[dict[str, Any]]) -> str:
 
 async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
               args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from redis.asyncio import Redis
-
     from services.cli.progress import CountProgress
     from services.client import Client
     from services.projections.projector import results_key
     from services.runtime.users import role_url
+    from services.store.connect import connect
     from services.tournament.runner import (
         TournamentRunner,
         bot_registered,
         wait_for_bots,
     )
 
-    redis = Redis.from_url(role_url(url, "organiser"))  # an organiser: no game's secrets
+    redis = connect(role_url(url, "organiser"))  # an organiser: no game's secrets
     try:
         await Client(redis).wait_for_rules()
         await wait_for_bots(redis, shipped)  # workers of this command (or already running)
@@ -193,8 +217,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("tournament", help="a fair bot tournament (duplicate seeds, ratings)",
                        description="Play every pod of bots in all seat rotations on the same "
                                    "seed, through the real service, and rate them (openskill).")
-    p.add_argument("--bots", required=True,
-                   help="comma-separated bots, at least 2: shipped (random, heuristic), "
+    p.add_argument("--pod", default="",
+                   help="one lineup, a bot per seat (search,heuristic,heuristic,heuristic): "
+                        "every set plays it rotated through the seats on one seed; the table "
+                        "tests each bot's win rate against its share of the seats")
+    p.add_argument("--bots", default="",
+                   help="comma-separated bots, at least 2: shipped (random, heuristic, search), "
                         "name=package.module:Factory (a Python bot by import path), or a name "
                         "registered on Redis by an external worker (any language: "
                         "docs/protocol.md)")

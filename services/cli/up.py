@@ -17,7 +17,7 @@ from types import FrameType
 from typing import Any
 
 from services.cli.errors import UsageError
-from services.cli.options import add_server_options, at_least
+from services.cli.options import add_server_options, at_least, positive_seconds
 from services.cli.registry import COMMANDS
 
 
@@ -49,6 +49,11 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     configure(args.log_level)
     specs = check_bots(args.bots)
+    if args.gateway_port:
+        need_extra("gateway")
+    if args.matrix:
+        need_extra("matrix")
+        check_matrix(args, "--matrix")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with server_for(args, "up", reachable=False) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
@@ -64,8 +69,24 @@ def cmd_up(args: argparse.Namespace) -> int:
             processes.Supervised("bots", processes.hexlog_command(
                 "serve", "bots", "--bots", ",".join(specs)), urls[2]),
         ]
-        say(f"supervising rules, projections and bots ({', '.join(specs)}); their logs are in "
+        if args.gateway_port:
+            limits = [w for text in args.limit for w in ("--limit", text)]
+            services.append(processes.Supervised("gateway", processes.hexlog_command(
+                "serve", "gateway", "--host", args.host, "--port", str(args.gateway_port),
+                *limits), role_url(url, "gateway")))
+        if args.matrix:
+            gateway = args.gateway or f"http://127.0.0.1:{args.gateway_port or 8080}"
+            services.append(processes.Supervised("matrix", processes.hexlog_command(
+                "serve", "matrix", "--gateway", gateway, "--homeserver", args.homeserver,
+                "--matrix-user", args.matrix_user, "--fill", args.fill,
+                "--deadline-s", str(args.deadline_s), "--warn-s", str(args.warn_s),
+                "--health-port", str(args.health_port))))
+        names = ", ".join(s.name for s in services[:2] + services[3:])
+        say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
             f"{processes.log_dir()}; Ctrl-C stops")
+        if args.gateway_port:
+            say(f"gateway: http://{args.host}:{args.gateway_port}/v1/tables "
+                f"(OpenAPI: /v1/openapi, health: /health)")
         say("in another terminal: `hexlog play` plays a game on this server, "
             "`hexlog replay GAME --follow` watches one")
         supervisor = processes.Supervisor(url, services, quiet=True,
@@ -79,11 +100,48 @@ def cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
+EXTRAS = {"gateway": ("litestar", "uvicorn"), "matrix": ("nio", "httpx")}
+
+
+def need_extra(service: str) -> None:
+    """The optional packages of a service are installed (UsageError naming the extra)."""
+    import importlib.util
+
+    missing = [m for m in EXTRAS[service] if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(f"serve {service} needs {', '.join(missing)}: "
+                         f"pip install 'hexlog[{service}]'")
+
+
+def check_matrix(args: argparse.Namespace, what: str) -> None:
+    """The Matrix adapter's account is given (UsageError before anything starts)."""
+    import os
+
+    env = os.environ.get
+    if not ((args.homeserver or env("MATRIX_HOMESERVER")) and (args.matrix_user or
+                                                               env("MATRIX_USER"))):
+        raise UsageError(f"{what} needs --homeserver and --matrix-user (or MATRIX_HOMESERVER "
+                         "and MATRIX_USER), and MATRIX_TOKEN or MATRIX_PASSWORD")
+    if not (env("MATRIX_TOKEN") or env("MATRIX_PASSWORD")):
+        raise UsageError(f"{what} needs the bot's MATRIX_TOKEN (or MATRIX_PASSWORD)")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from services.cli.server import server_for
     from services.runtime.logging import configure
 
     configure(args.log_level)
+    if args.service in ("gateway", "matrix"):
+        need_extra(args.service)
+    if args.service == "matrix":  # a client of the gateway: no Redis of its own
+        check_matrix(args, "serve matrix")
+        from services.chat.matrix import run as run_matrix
+        from services.chat.tables import Settings
+
+        settings = Settings(fill=args.fill, deadline_ms=int(args.deadline_s * 1000),
+                            warn_s=args.warn_s)
+        run_matrix(args.gateway, args.homeserver, args.matrix_user, settings, args.health_port)
+        return 0
     specs = check_bots(args.bots) if args.service == "bots" else []
     with server_for(args, "serve") as server:
         url = server.url
@@ -100,6 +158,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from services.projections.app import run as run_projections
 
             run_projections(url, args.name)
+        elif args.service == "gateway":
+            from services.gateway.app import run as run_gateway
+            from services.gateway.limits import limits_from
+
+            run_gateway(url, args.host, args.port, limits_from(args.limit))
     return 0
 
 
@@ -107,8 +170,6 @@ def cmd_health(args: argparse.Namespace) -> int:
     """Exit 0 when the instance (or, without --name, any instance) of a service keeps its
     heartbeat in Redis; 1 otherwise. What a container orchestrator's probe runs."""
     import asyncio
-
-    from redis.asyncio import Redis
 
     from services.cli.options import data_dir
     from services.rules.protocol import alive_key, heartbeat_key
@@ -121,7 +182,9 @@ def cmd_health(args: argparse.Namespace) -> int:
     key = heartbeat_key(service, args.name) if args.name else alive_key(service)
 
     async def exists(url: str) -> bool:
-        redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        from services.store.connect import connect
+
+        redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
             return await redis.get(key) is not None  # GET: each role may read its heartbeat
         finally:
@@ -143,6 +206,42 @@ def cmd_health(args: argparse.Namespace) -> int:
     return 1
 
 
+def gateway_limit(text: str) -> str:
+    from services.gateway.limits import parse_limit
+
+    try:
+        parse_limit(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_gateway_options(p: Any, up: bool = False) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="gateway: the address to listen on")
+    if not up:
+        p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
+    p.add_argument("--limit", action="append", type=gateway_limit, default=[],
+                   metavar="KIND=RATE/BURST",
+                   help="gateway: requests per second and burst per client, for KIND lobby "
+                        "(2/20), commands (20/40, per seat), streams (50/400) or reads (20/60); "
+                        "repeatable")
+    p.add_argument("--gateway", default="" if up else "http://127.0.0.1:8080",
+                   help="matrix: the gateway's URL")
+    p.add_argument("--homeserver", default="",
+                   help="matrix: the homeserver's URL (default $MATRIX_HOMESERVER)")
+    p.add_argument("--matrix-user", default="",
+                   help="matrix: the bot's user id, e.g. @catan:example.org (default "
+                        "$MATRIX_USER; its access token in $MATRIX_TOKEN)")
+    p.add_argument("--fill", default="heuristic",
+                   help="matrix: the bot pool that takes the empty seats at `!catan start`")
+    p.add_argument("--deadline-s", type=positive_seconds, default=120.0,
+                   help="matrix: seconds a player has for each move (default 120)")
+    p.add_argument("--warn-s", type=positive_seconds, default=15.0,
+                   help="matrix: warn this many seconds before the default move is played")
+    p.add_argument("--health-port", type=at_least(0), default=0,
+                   help="matrix: serve GET /health on this port (0: none)")
+
+
 BOTS_HELP = ("the bot pools to serve, comma-separated: shipped names (random, heuristic), or "
              "name=package.module:Factory for a Python bot by import path (pool `name`)")
 
@@ -151,9 +250,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="run one service in the foreground",
                        description="Run one service in the foreground, on $REDIS_URL or on the "
                                    "embedded Valkey of the data dir (started, or attached to).")
-    p.add_argument("service", choices=["rules", "bots", "projections"],
+    p.add_argument("service", choices=["rules", "bots", "projections", "gateway", "matrix"],
                    help="rules: commands in, events out; bots: a bot worker; projections: "
-                        "game summaries and tournament standings")
+                        "game summaries and tournament standings; gateway: the HTTP lobby "
+                        "and game streams; matrix: the Matrix chat adapter (a gateway client)")
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
@@ -164,6 +264,7 @@ def register(sub: Any) -> None:
                    help="this instance's name (its consumer name and heartbeat key; default: "
                         "from the host name and process id); a replica's pod name, so that "
                         "`hexlog health SERVICE --name NAME` can probe it")
+    add_gateway_options(p)
     add_server_options(p)
     p.set_defaults(func=cmd_serve)
 
@@ -171,7 +272,8 @@ def register(sub: Any) -> None:
                        description="Probe a service by the heartbeat it keeps in Redis: with "
                                    "--name, that instance; otherwise any instance. For "
                                    "readiness and liveness probes (deploy/).")
-    p.add_argument("service", choices=["rules", "bots", "projections"])
+    p.add_argument("service", choices=["rules", "bots", "projections"],
+                   help="the service to probe (bots: with --pool)")
     p.add_argument("--name", default=None, help="the instance's `hexlog serve --name`")
     p.add_argument("--pool", default=None, help="bots: the pool whose heartbeat to check")
     add_server_options(p, log_level=False)
@@ -182,6 +284,12 @@ def register(sub: Any) -> None:
                                    "restarting any that stops, until Ctrl-C. Other commands "
                                    "(play, tournament, replay --follow) attach to it.")
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
+    p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
+                   help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")
+    p.add_argument("--matrix", action="store_true",
+                   help="also run the Matrix adapter (--homeserver, --matrix-user, "
+                        "$MATRIX_TOKEN; it plays through the gateway of --gateway-port)")
+    add_gateway_options(p, up=True)
     add_server_options(p)
     p.set_defaults(func=cmd_up)
 

@@ -34,8 +34,9 @@ from events.events import GameCreated, GameFinished, SeatForfeited
 from services.rules.engine import evolve, initial_state, score
 from services.rules.protocol import DATA, beat, leave, stop_on_sigterm
 from services.store import EventStore
+from services.store.connect import connect
 from services.store.keys import PARTITIONS, PREFIX, feed_key, game_keys
-from services.store.streams import read_group
+from services.store.streams import GroupReader
 
 log = structlog.get_logger("hexlog.projections")
 
@@ -98,23 +99,26 @@ class Projector:
         # killed mid-batch) is applied first: `>` would never deliver it again.
         await self.recover(own=True)
         streams = {feed_key(p): ">" for p in range(PARTITIONS)}
-        last_beat = last_claim = time.monotonic() - 60
-        while stop is None or not stop.is_set():
-            try:
-                if time.monotonic() - last_beat > 1.0:
-                    last_beat = time.monotonic()
-                    await beat(self.redis, "projections", self.consumer)
-                if time.monotonic() - last_claim > CLAIM_EVERY_S:
-                    last_claim = time.monotonic()
-                    await self.recover(own=False)
-                for stream, entries in await read_group(self.redis, GROUP, self.consumer, streams,
-                                                        count=200, block=block_ms):
-                    await self.handle(stream, entries)
-            except Exception:
-                # A dropped connection must not end the projector (nor leave it beating while
-                # reading nothing): unacked entries stay pending and are recovered.
-                log.exception("projection loop failed; retrying")
-                await asyncio.sleep(0.5)
+        reader = GroupReader(self.redis, GROUP, self.consumer)
+        try:
+            last_beat = last_claim = time.monotonic() - 60
+            while stop is None or not stop.is_set():
+                try:
+                    if time.monotonic() - last_beat > 1.0:
+                        last_beat = time.monotonic()
+                        await beat(self.redis, "projections", self.consumer)
+                    if time.monotonic() - last_claim > CLAIM_EVERY_S:
+                        last_claim = time.monotonic()
+                        await self.recover(own=False)
+                    for stream, entries in await reader.read(streams, count=200, block=block_ms):
+                        await self.handle(stream, entries)
+                except Exception:
+                    # A dropped connection must not end the projector (nor leave it beating while
+                    # reading nothing): unacked entries stay pending and are recovered.
+                    log.exception("projection loop failed; retrying")
+                    await asyncio.sleep(0.5)
+        finally:
+            await reader.close()
 
     async def handle(self, stream: str, entries: list[tuple[bytes, Any]]) -> None:
         """Apply a batch of feed entries (each game once, to its latest version), then ack."""
@@ -246,7 +250,7 @@ class Projector:
 
 def run(url: str, consumer: str | None = None) -> None:
     async def main() -> None:
-        redis = Redis.from_url(url)
+        redis = connect(url)
         projector = Projector(redis, consumer) if consumer else Projector(redis)
         try:
             await projector.run(stop_on_sigterm())

@@ -23,8 +23,9 @@ from redis.asyncio import Redis
 from services.rules.config import ServiceConfig
 from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
+from services.store.connect import connect, is_cluster_url, plain_url
 from services.store.keys import PARTITIONS, RULES_GROUP, commands_key
-from services.store.streams import read_group
+from services.store.streams import GroupReader
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -60,10 +61,16 @@ def build_app(
 ) -> FastStream:
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
+    if consumer_mode == "faststream" and is_cluster_url(url):
+        # FastStream's plain broker reads one server, and its cluster broker would drop the
+        # pipelined acks: on a Cluster the batched reader (one call per partition) is used.
+        raise ValueError("the faststream consumer does not read a Redis Cluster; use batched")
     name = consumer or consumer_name()
-    broker = RedisBroker(url, logger=None)  # type: ignore[arg-type]  # FastStream logging off
+    # In batched mode the broker only hosts the app's lifecycle (no subscriber), so on a
+    # Cluster it may speak to the one node the URL names.
+    broker = RedisBroker(plain_url(url), logger=None)  # type: ignore[arg-type]  # FastStream logging off
     app = FastStream(broker, logger=None)
-    redis = Redis.from_url(url)
+    redis = connect(url)
     service = RulesService(redis, name, config=config, claim_idle_ms=claim_idle_ms)
     tasks: list[asyncio.Task[None]] = []
 
@@ -72,9 +79,10 @@ def build_app(
         # would cost a sync resolver run in a worker thread for every batch.
         await service.handle_batch(raw["channel"], raw["message_ids"], raw["data"])
 
-    # "batched" (default, one server): a single XREADGROUP over every partition stream, each
+    # "batched" (default): a single XREADGROUP over every partition stream (on a Cluster,
+    # one per partition, in flight together: services/store/streams.py GroupReader), each
     # partition's entries handled concurrently. "faststream": a FastStream batch subscriber
-    # per partition, the way to read a Redis Cluster, where one call cannot span slots.
+    # per partition (one server only).
     # Measured on 2 cores (benchmarks/README.md): batched ≈ 2,400 commands/s with p99 ≈ 20 ms,
     # per-partition subscribers ≈ 1,400/s with p99 ≈ 60 ms (their per-batch cost dominates
     # when each partition holds one or two pending commands).
@@ -149,30 +157,35 @@ def build_app(
 
 async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int) -> None:
     """Read every command stream (the organisers' and each bot pool's, of every partition) in
-    one call; streams run concurrently, one stream's entries in order."""
-    while True:
-        try:
-            streams = {stream: ">" for stream in service.command_streams()}
-            reply = await read_group(redis, RULES_GROUP, name, streams, count=128, block=block_ms)
-            if reply:
-                await asyncio.gather(*(
-                    service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
-                                         ack=False)
-                    for stream, entries in reply
-                ))
-                # One round trip (one AOF fsync) for every partition's acks.
-                pipe = redis.pipeline(transaction=False)
-                for stream, entries in reply:
-                    pipe.xack(stream, RULES_GROUP, *[e[0] for e in entries])
-                await pipe.execute()
-        except Exception as exc:
-            # A dropped connection must not end this loop while the heartbeat goes on (a worker
-            # that looks alive but reads nothing). What was read and not acked stays pending
-            # for the claimer; groups lost with the server's data are made again.
-            log.exception("reading commands failed; retrying")
-            if "NOGROUP" in str(exc):
-                await service.prepare()
-            await asyncio.sleep(0.5)
+    one call (one per partition on a Cluster); streams run concurrently, one stream's entries
+    in order."""
+    reader = GroupReader(redis, RULES_GROUP, name)
+    try:
+        while True:
+            try:
+                streams = {stream: ">" for stream in service.command_streams()}
+                reply = await reader.read(streams, count=128, block=block_ms)
+                if reply:
+                    await asyncio.gather(*(
+                        service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
+                                             ack=False)
+                        for stream, entries in reply
+                    ))
+                    # One round trip (one AOF fsync) for every partition's acks.
+                    pipe = redis.pipeline(transaction=False)
+                    for stream, entries in reply:
+                        pipe.xack(stream, RULES_GROUP, *[e[0] for e in entries])
+                    await pipe.execute()
+            except Exception as exc:
+                # A dropped connection must not end this loop while the heartbeat goes on (a worker
+                # that looks alive but reads nothing). What was read and not acked stays pending
+                # for the claimer; groups lost with the server's data are made again.
+                log.exception("reading commands failed; retrying")
+                if "NOGROUP" in str(exc):
+                    await service.prepare()
+                await asyncio.sleep(0.5)
+    finally:
+        await reader.close()
 
 
 async def _heartbeat(redis: Redis, name: str) -> int:

@@ -56,8 +56,14 @@ class Lifecycle:
     async def create(self, req: CreateGame) -> list[str]:
         """Create the game; returns the bot pools it seats (their command streams must be
         read). A refusal is the request's outcome (`service.create.invalid` / `.exists`)."""
-        if await self.store.get_outcome(req.command_id, req.game_id, scope=ORGANISER) is not None:
-            return []  # a redelivered request: its outcome stands
+        stood = await self.store.get_outcome(req.command_id, req.game_id, scope=ORGANISER)
+        if stood is not None:
+            # A redelivered request: its outcome stands. A replica killed after creating the
+            # game and before its first prompt leaves a game nobody is asked to play: prompt
+            # it again (a prompt answered twice is one command, by its id).
+            if stood.get("status") == "created":
+                await self.prompt_new(req.game_id)
+            return []
         try:
             seed, controllers, turn_limit = self.checked(req)
             created = new_game(req.game_id, req.seats, seed, modules=req.modules, names=req.names,
@@ -88,23 +94,30 @@ class Lifecycle:
         if pools:  # before the game exists: its first prompt may be answered at once
             await self.redis.sadd(CONTROLLERS, *pools)
         try:
+            # The creator gets the credentials in the outcome (only it knows the command id,
+            # and only organisers and the rules service may read outcomes of the `org` scope),
+            # written by the same script as the game: a replica killed in between would leave a
+            # game whose redelivered request is refused as "exists".
             await self.store.create_game(
                 req.game_id, self.codec.encode(envelope),
-                cast(dict[str, str | bytes | int | float], meta), secret=secret)
+                cast(dict[str, str | bytes | int | float], meta), secret=secret,
+                command_id=req.command_id,
+                outcome={"credentials": creds, "referee": referee, "version": 1})
         except GameExistsError as exc:
             await self.refuse(req, "service.create.exists", str(exc))
             return []
-        # The creator gets the credentials in the outcome (only it knows the command id, and
-        # only organisers and the rules service may read outcomes of the `org` scope).
-        await self.store.record_outcome(req.command_id, req.game_id,
-                                        {"status": "created", "credentials": creds,
-                                         "referee": referee, "version": 1}, scope=ORGANISER)
-        slot = await self.repo.slot(req.game_id)
-        assert slot is not None
-        async with slot.lock:
-            await self.prompter.send(slot)
+        await self.prompt_new(req.game_id)
         log.info("game created", game_id=req.game_id, seats=req.seats, ruleset=req.ruleset)
         return pools
+
+    async def prompt_new(self, game_id: str) -> None:
+        """The first prompt of a game still at version 1 (nothing played yet)."""
+        slot = await self.repo.slot(game_id)
+        if slot is None:
+            return
+        async with slot.lock:
+            if slot.version == 1:
+                await self.prompter.send(slot)
 
     def checked(self, req: CreateGame) -> tuple[bytes, list[str], int]:
         """The request's seed, controllers and turn limit, or CreateRefused saying which field

@@ -15,6 +15,7 @@ may add stream entries to.
 | rules | everything under `hexlog:`, scripts | administration (ACL, CONFIG, FLUSHALL, …) |
 | organiser | create games and forfeit seats (`cmds`), read logs, meta, rulings, outcomes, standings; its tournament keys | read a game's secrets (seed, credentials), touch prompts, write logs |
 | projections | read logs, meta, the game index; consume the feeds; write `hexlog:proj:*` | secrets, outcomes, prompts, commands; write a log or meta |
+| gateway | create games and forfeit seats, send seats' signed moves (`cmds`); read logs, meta, rulings, outcomes, deadlines, pools; its lobby keys `hexlog:gw:*` | read a game's secrets, prompts (turn keys), bot pools' streams; write logs or meta; scripts |
 | bot pool `X` | add commands to its own streams `hexlog:{p}:cmds:bot:X`, read/ack/claim its own prompts, register itself, keep its heartbeat | anything else: other pools' prompts and commands, logs, meta, secrets, outcomes |
 """
 
@@ -24,8 +25,11 @@ from collections.abc import Iterable
 
 from services.store.keys import PREFIX
 
-ROLES = ("rules", "organiser", "projections")
-CONNECTION = "+ping +hello +client|setname +client|id +client|info +info"
+ROLES = ("rules", "organiser", "projections", "gateway")
+# What any client needs to connect; the last three let a Redis Cluster client learn the slot
+# map and the commands' key positions (harmless on a single server).
+CONNECTION = ("+ping +hello +client|setname +client|id +client|info +info "
+              "+cluster|slots +cluster|shards +command")
 
 
 def pool_user(pool: str) -> str:
@@ -49,6 +53,12 @@ def rules_for(role: str) -> str:
         return (f"{reads} ~{p}:proj:* +@read +@hash +@string +del +unlink +scan -@dangerous "
                 f"({feed_selector()}) ~{p}:svc:projections:* ~{p}:alive:projections "
                 f"+set {CONNECTION}")
+    if role == "gateway":
+        reads = " ".join(f"%R~{p}:{k}" for k in (
+            "games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
+            "{*}:deadlines", "pool:*", "alive:*"))
+        return (f"{reads} %W~{p}:{{*}}:cmds ~{p}:gw:* +@read -@dangerous +xadd +set +del "
+                f"+zadd +zrem +zremrangebyscore +expire +watch +unwatch +multi +exec +discard {CONNECTION}")
     raise ValueError(f"unknown role {role!r} (roles: {', '.join(ROLES)}, or a bot pool)")
 
 

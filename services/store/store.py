@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 from redis.typing import EncodableT, FieldT
 
+from services.store.connect import decodes_responses
 from services.store.keys import (
     GAMES_INDEX,
     ORGANISER,
@@ -54,10 +55,10 @@ PROMPTS_MAXLEN = 1_000
 
 
 class EventStore:
-    """Async event store over one `redis.asyncio.Redis` (a single server; see keys.py)."""
+    """Async event store over one `redis.asyncio.Redis` or `RedisCluster` (see keys.py, connect.py)."""
 
     def __init__(self, redis: Redis) -> None:
-        if redis.connection_pool.connection_kwargs.get("decode_responses"):
+        if decodes_responses(redis):
             raise ValueError(
                 "EventStore needs a client with decode_responses=False (events are bytes)"
             )

@@ -9,7 +9,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from services.tournament.ratings import binomial_p_value
+from services.tournament.ratings import binomial_p_value, wilson
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 JSON_KEYS = ("bot", "games", "wins", "win_rate", "mean_vp", "mu", "sigma", "conservative",
@@ -23,11 +23,33 @@ def head_to_head(result: dict[str, Any]) -> dict[str, Any] | None:
     rows = result["standings"]
     if len(rows) != 2 or any(r["games"] != result["games"] for r in rows):
         return None
+    pod = result.get("pod") or []
+    if pod and len({pod.count(b) for b in pod}) > 1:
+        return None  # unequal shares of the seats: `pod_tests` compares each with its share
     a, b = rows
     decided = a["wins"] + b["wins"]
     return {"bots": [a["bot"], b["bot"]], "wins": [a["wins"], b["wins"]], "decided": decided,
             "undecided": result["games"] - decided,
             "p_value": binomial_p_value(a["wins"], decided)}
+
+
+def pod_tests(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """With `--pod`, each bot of the lineup against parity (its share of the seats: 1 seat
+    of 4 wins 25% when the bots are equal): its wins, the 95% Wilson interval of its win
+    rate, and the exact two-sided binomial p-value against parity."""
+    pod = result.get("pod") or []
+    out = []
+    for row in result["standings"]:
+        seats = pod.count(row["bot"])
+        if not seats:
+            continue
+        games, wins = row["games"], row["wins"]
+        parity = seats / len(pod)
+        lo, hi = wilson(wins, games)
+        out.append({"bot": row["bot"], "seats": seats, "games": games, "wins": wins,
+                    "win_rate": wins / games if games else 0.0, "win_rate_95": [lo, hi],
+                    "parity": parity, "p_value": binomial_p_value(wins, games, parity)})
+    return out
 
 
 def table(result: dict[str, Any]) -> str:
@@ -56,6 +78,12 @@ def table(result: dict[str, Any]) -> str:
         lines.append(f"head to head: {a} {wa} - {wb} {b} in {h2h['decided']} decided games "
                      f"({h2h['undecided']} undecided); two-sided exact binomial p = "
                      f"{h2h['p_value']:.3g}")
+    for t in pod_tests(result):
+        lo, hi = t["win_rate_95"]
+        lines.append(f"pod: {t['bot']} ({t['seats']} of {len(result['pod'])} seats) won "
+                     f"{t['wins']} of {t['games']} games, {t['win_rate'] * 100:.1f}% "
+                     f"[95% {lo * 100:.1f}-{hi * 100:.1f}%] against parity "
+                     f"{t['parity'] * 100:.0f}%; two-sided exact binomial p = {t['p_value']:.3g}")
     if forfeits:
         lines.append("forfeits: games in which a bot left for good (its seats were played by "
                      "default moves and ranked last)")
@@ -76,6 +104,9 @@ def json_result(result: dict[str, Any]) -> dict[str, Any]:
     h2h = head_to_head(result)
     if h2h is not None:
         out["head_to_head"] = h2h
+    if result.get("pod"):
+        out["pod"] = result["pod"]
+        out["pod_tests"] = pod_tests(result)
     return out
 
 

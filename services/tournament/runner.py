@@ -49,6 +49,7 @@ class Spec:
     deadline_ms: int = 10_000
     turn_limit: int = 1000
     forfeit_after_s: float = 30.0
+    pod: list[str] = field(default_factory=list)  # one lineup for every set (schedule.schedule)
 
     def digest(self) -> str:
         # Everything that decides the games (a drawn seed only as "drawn": the same command
@@ -56,7 +57,10 @@ class Spec:
         # given seed enters only through a keyed hash, so the digest (public in game ids)
         # cannot be used to test guesses of it without the seed itself.
         seed = hmac_hex(self.seed, "digest") if self.seed else "drawn"
-        body = json.dumps(asdict(self) | {"forfeit_after_s": None, "seed": seed}, sort_keys=True)
+        fields = asdict(self) | {"forfeit_after_s": None, "seed": seed}
+        if not self.pod:
+            del fields["pod"]  # digests of tournaments without a pod stay what they were
+        body = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(body.encode()).hexdigest()[:10]
 
 
@@ -151,7 +155,8 @@ class TournamentRunner:
         self.concurrency = concurrency
         # The schedule's shape (how many games, which pods) does not depend on the seed; the
         # seeds do, and they are known once the run starts.
-        self.games: list[ScheduledGame] = schedule(spec.bots, spec.games, spec.seats, spec.seed)
+        self.games: list[ScheduledGame] = schedule(spec.bots, spec.games, spec.seats, spec.seed,
+                                                    tuple(spec.pod))
         self.tid = ""
         self.seed = spec.seed  # the seed the games are played on (drawn at start if not given)
         self.referees: dict[str, str] = {}  # game id -> referee credential (for forfeits)
@@ -180,7 +185,8 @@ class TournamentRunner:
             self.seed = self.spec.seed or secrets.token_hex(32)
             # Organisers' keys: no bot, projection or spectator user may read them.
             await self.redis.set(spec_key(self.tid), json.dumps(asdict(self.spec) | {"seed": self.seed}))
-        self.games = schedule(self.spec.bots, self.spec.games, self.spec.seats, self.seed)
+        self.games = schedule(self.spec.bots, self.spec.games, self.spec.seats, self.seed,
+                              tuple(self.spec.pod))
         return self.tid
 
     async def unfinished_run(self) -> str | None:
@@ -329,7 +335,7 @@ class TournamentRunner:
             if raw is not None:
                 data = json.loads(raw)
                 if data["games"] >= len(self.games):
-                    return dict(data, tournament=self.tid, seed=self.seed,
+                    return dict(data, tournament=self.tid, seed=self.seed, pod=list(self.spec.pod),
                                 games_ids=[game_id_of(self.tid, g.index) for g in self.games])
                 if data["games"] > counted:
                     counted = data["games"]

@@ -80,8 +80,13 @@ def pods(bots: list[str], seats: int, sets: int, rng: random.Random) -> list[tup
     return out
 
 
-def schedule(bots: list[str], games: int, seats: int, seed: str) -> list[ScheduledGame]:
-    """`games` games in whole sets of `seats` rotations (rounded up to a whole set)."""
+def schedule(bots: list[str], games: int, seats: int, seed: str,
+             pod: tuple[str, ...] = ()) -> list[ScheduledGame]:
+    """`games` games in whole sets of `seats` rotations (rounded up to a whole set). A given
+    `pod` (a bot per seat, `search,heuristic,heuristic,heuristic`) is every set's lineup:
+    one pod on fresh seeds, rotated through the seats, instead of pods drawn from `bots`."""
+    if pod and len(pod) != seats:
+        raise ValueError(f"a pod names a bot for each of the {seats} seats, not {len(pod)}")
     if not bots:
         raise ValueError("a tournament needs at least one bot")
     if games < 1:
@@ -89,7 +94,8 @@ def schedule(bots: list[str], games: int, seats: int, seed: str) -> list[Schedul
     sets = -(-games // seats)
     rng = random.Random(seed)
     out: list[ScheduledGame] = []
-    for s, lineup in enumerate(pods(bots, seats, sets, rng)):
+    lineups = [tuple(pod)] * sets if pod else pods(bots, seats, sets, rng)
+    for s, lineup in enumerate(lineups):
         sseed = set_seed(seed, s)
         for r in range(seats):
             rotated = lineup[r:] + lineup[:r]

@@ -5,18 +5,15 @@ forged seed, a forged ruling, events without a command. An honest archive audits
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import Lines, audit_lines, events_of, tampered
 
 from events.commands import EndTurn, RollDice
 from services.audit.archive import dump_lines, read_lines
 from services.audit.audit import AuditReport, audit
 from services.rules.engine import Rejected
-
-Lines = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
@@ -32,27 +29,12 @@ def archive() -> list[bytes]:
     return list(dump_lines(rec.record(), "finished"))
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    _, record = read_lines(lines)
-    return audit(record)
-
-
-def tampered(archive: list[bytes], edit: Callable[[Lines], None]) -> AuditReport:
-    objs = [json.loads(line) for line in archive]
-    edit(objs)
-    return run([json.dumps(o).encode() for o in objs])
-
-
-def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
-    return [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
-
-
 def kinds(report: AuditReport) -> set[str]:
     return {d.kind for d in report.divergences}
 
 
 def test_an_honest_archive_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
     assert report.commands > 100

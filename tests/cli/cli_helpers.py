@@ -4,7 +4,8 @@ folder of its own, with its own data dir and no REDIS_URL (unless a test sets on
 `Hexlog.run` returns the exit code, stdout and stderr; `one_line_error` is what every failure
 must look like: no traceback, and every line on stderr a single `hexlog…` line, the last one
 the error. Long-running commands (`hexlog up`) are started with `Hexlog.start` and always
-stopped (their children too) at the end of the test.
+stopped (their children too) at the end of the test. The `hexlog` fixture is imported by the
+conftest.py of each directory that uses it (tests/cli, tests/scenarios).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import pytest
 
 SCRIPT = Path(sys.executable).parent / "hexlog"
 CORPUS = Path(__file__).parents[1] / "corpus"
@@ -98,3 +101,10 @@ class Hexlog:
                 with contextlib.suppress(psutil.NoSuchProcess):
                     child.kill()
             proc.wait(10)
+
+
+@pytest.fixture
+def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
+    h = Hexlog(tmp_path)
+    yield h
+    h.stop_all()

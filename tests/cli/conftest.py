@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from cli_helpers import Hexlog  # noqa: E402
-
-
-@pytest.fixture
-def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
-    h = Hexlog(tmp_path)
-    yield h
-    h.stop_all()
+from cli_helpers import hexlog  # noqa: E402, F401  (the fixture)

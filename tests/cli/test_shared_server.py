@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
 
+import httpx
 import psutil
 import pytest
 import redis
@@ -148,3 +150,35 @@ def test_up_waits_for_an_unreachable_redis_instead_of_restarting(hexlog: Hexlog)
     assert "Traceback" not in err
     assert "exited" not in err  # no service was started only to fail
     assert "trying again in 2s" in err
+
+
+def test_up_runs_the_gateway_when_asked(hexlog: Hexlog) -> None:
+    """`hexlog up --gateway-port`: the gateway is one more supervised service, on its own
+    Redis user; it answers /ready once the rules service runs, and plays a table of bots."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = hexlog.start("up", "--gateway-port", str(port))
+    hexlog.wait_for_line(proc, "supervising rules, projections, gateway and bots")
+    base = f"http://127.0.0.1:{port}"
+    until = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/ready", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < until, "the gateway of hexlog up never became ready"
+        time.sleep(0.2)
+    made = httpx.post(f"{base}/v1/tables", json={"seats": 2, "turn_limit": 5}).json()
+    table = made["table"]["id"]
+    started = httpx.post(f"{base}/v1/tables/{table}/start", json={"fill": "random"},
+                         headers={"Authorization": f"Bearer {made['owner_token']}"}, timeout=30)
+    assert started.status_code == 200, started.text
+    with httpx.stream("GET", f"{base}/v1/tables/{table}/stream", timeout=60) as resp:
+        first = json.loads(next(line for line in resp.iter_lines() if line))
+    assert first["type"] == "gameFull"
+    assert first["seat"] is None
+    code, err = ctrl_c(proc)
+    assert code == 0
+    assert "Traceback" not in err

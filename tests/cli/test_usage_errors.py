@@ -20,6 +20,11 @@ USAGE = [
      "--concurrency: must be at least 1, not 0"),
     (["tournament", "--bots", "random", "--games", "4"], "needs at least 2, not 1"),
     (["tournament", "--bots", "random,random", "--games", "4"], "names each bot once"),
+    (["tournament", "--pod", "search,heuristic", "--seats", "4", "--games", "4"],
+     "--pod names a bot for each of the 4 seats, not 2"),
+    (["tournament", "--pod", "search,heuristic,heuristic,heuristic", "--bots", "random,heuristic",
+      "--games", "4"], "give --bots (pods drawn from them) or --pod (one lineup), not both"),
+    (["tournament", "--pod", "heuristic,heuristic", "--games", "4"], "needs at least 2, not 1"),
     (["bench", "engine", "--games", "0"], "--games: must be at least 1, not 0"),
     (["bench", "engine", "--games", "-1"], "--games: must be at least 1, not -1"),
     (["bench", "e2e", "--concurrency", "0"], "--concurrency: must be at least 1, not 0"),
@@ -35,6 +40,10 @@ USAGE = [
     (["play", "--deadline-ms", "soon"], "--deadline-ms: expected a whole number, not 'soon'"),
     (["serve", "bots", "--bots", "telepath"], "unknown bot 'telepath'"),
     (["acl", "--pools", "bad name"], "bad pool name(s) bad name"),
+    (["serve", "gateway", "--limit", "streams=fast"], "--limit: 'streams=fast': RATE and BURST"),
+    (["serve", "gateway", "--limit", "everything=1/1"], "KIND=RATE/BURST with KIND one of"),
+    (["serve", "matrix"], "serve matrix needs --homeserver and --matrix-user"),
+    (["up", "--matrix"], "--matrix needs --homeserver and --matrix-user"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ]
 

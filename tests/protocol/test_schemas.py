@@ -41,20 +41,17 @@ def validator(name: str) -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
-@pytest.mark.parametrize(("modules", "seats"), [
-    ((), 4),
-    (("harbormaster", "event-cards", "friendly-robber"), 3),
-    (("catan-for-two",), 2),
-    (("undo",), 4),
-], ids=["base", "three-variants", "catan-for-two", "undo"])
-def test_every_message_of_a_game_validates(modules: tuple[str, ...], seats: int) -> None:
+def validate_whole_game(modules: tuple[str, ...], seats: int, seed: bytes,
+                        turn_limit: int) -> tuple[bool, set[str]]:
+    """Random bots play a game; every prompt, view, command, event and envelope of it is
+    validated against the committed schemas. (Whether it finished, the message types seen.)"""
     check = {name: validator(name) for name in
              ("prompt", "view", "command", "command-envelope", "event", "event-envelope")}
     enc = codec().encode
-    created = new_game("g-schema", seats, b"schema-seed", modules=[ModuleSpec(name=m) for m in modules],
-                       turn_limit=60)
+    created = new_game("g-schema", seats, seed, modules=[ModuleSpec(name=m) for m in modules],
+                       turn_limit=turn_limit)
     state = initial_state(created)
-    dealer = SeededDealer(b"schema-seed")
+    dealer = SeededDealer(seed)
     bots = [RandomBot(seat) for seat in range(seats)]
     seen: set[str] = set()
 
@@ -79,8 +76,29 @@ def test_every_message_of_a_game_validates(modules: tuple[str, ...], seats: int)
                                                at="2026-01-01T00:00:00+00:00",
                                                command_id=f"c{state.version}", event=event))
             evolve(state, event)
-    assert state.finished
+    return state.finished, seen
+
+
+@pytest.mark.parametrize(("modules", "seats"), [
+    ((), 4),
+    (("harbormaster", "event-cards", "friendly-robber"), 3),
+    (("catan-for-two",), 2),
+    (("undo",), 4),
+], ids=["base", "three-variants", "catan-for-two", "undo"])
+def test_every_message_of_a_game_validates(modules: tuple[str, ...], seats: int) -> None:
+    finished, seen = validate_whole_game(modules, seats, b"schema-seed", turn_limit=60)
+    assert finished
     assert {"GameCreated", "GameFinished", "RollDice", "BuildRoad"} <= seen
+
+
+@pytest.mark.parametrize(("modules", "seats"), [
+    (("fishermen",), 4),
+    (("fishermen", "catan-for-two", "event-cards"), 2),
+], ids=["fishermen", "fishermen-two"])
+def test_every_message_of_a_scenario_game_validates(modules: tuple[str, ...], seats: int) -> None:
+    """A scenario's own commands, events and view extension included (Fishermen's fish)."""
+    _, seen = validate_whole_game(modules, seats, b"fish-schema", turn_limit=120)
+    assert {"FishDrawn", "FishSpent", "OldBootDrawn"} <= seen
 
 
 @pytest.mark.parametrize("bad", [

@@ -126,6 +126,27 @@ def test_projections_do_their_job(server: EmbeddedValkey, world: redis.Redis) ->
     proj.set("hexlog:alive:projections", "p1", ex=3)
 
 
+def test_the_gateway_does_its_job(server: EmbeddedValkey, world: redis.Redis) -> None:
+    gw = client(server, "gateway")
+    gw.xadd(f"{P}:cmds", {"__data__": "{}", "mac": "00"})
+    gw.xadd(f"{P}:cmds", {"__data__": "{}", "kind": "create"})
+    assert gw.xread({f"{GAME}:ev": "0-0"}, count=10)
+    assert gw.hgetall(f"{GAME}:meta")
+    assert gw.hget(f"{GAME}:outcomes", "s0:c1")
+    gw.zscore(f"{P}:deadlines", "x|1|0")
+    gw.exists("hexlog:pool:bot:random")
+    gw.exists("hexlog:alive:rules")
+    gw.set("hexlog:gw:t:x", "{}", ex=60)
+    gw.zadd("hexlog:gw:tables", {"x": 1.0})
+    gw.zremrangebyscore("hexlog:gw:tables", 0, 0.5)
+    with gw.pipeline(transaction=True) as pipe:
+        pipe.watch("hexlog:gw:t:x")
+        pipe.multi()
+        pipe.set("hexlog:gw:t:x", "{}", keepttl=True)
+        pipe.execute()
+    gw.delete("hexlog:gw:t:x")
+
+
 Attack = Callable[[redis.Redis], Any]
 
 BOT_ATTACKS: list[tuple[str, Attack]] = [
@@ -197,6 +218,27 @@ ORGANISER_ATTACKS: list[tuple[str, Attack]] = [
     ("flush", lambda c: c.flushall()),
 ]
 
+GATEWAY_ATTACKS: list[tuple[str, Attack]] = [
+    ("read the seed and credentials", lambda c: c.hgetall(f"{GAME}:secret")),
+    ("read prompts (turn keys)", lambda c: c.xrange(f"{P}:prompts:bot:random")),
+    ("send as a bot pool", lambda c: c.xadd(f"{P}:cmds:bot:random", {"__data__": "{}"})),
+    ("read the commands", lambda c: c.xrange(f"{P}:cmds")),
+    ("claim the commands", lambda c: c.xautoclaim(f"{P}:cmds", "rules", "spy", 0, "0-0")),
+    ("add to a log", lambda c: c.xadd(f"{GAME}:ev", {"__data__": "{}"})),
+    ("delete a log", lambda c: c.delete(f"{GAME}:ev")),
+    ("change meta", lambda c: c.hset(f"{GAME}:meta", "status", "finished")),
+    ("forge an outcome", lambda c: c.hset(f"{GAME}:outcomes", "s0:c2", "{}")),
+    ("add to the feed", lambda c: c.xadd(f"{P}:feed", {"game": "x"})),
+    ("move a deadline", lambda c: c.zadd(f"{P}:deadlines", {"x|1|0": 0})),
+    ("register a bot pool", lambda c: c.hset("hexlog:pool:bot:random", "needs_view", 0)),
+    ("fake the rules service's heartbeat", lambda c: c.set("hexlog:alive:rules", "x")),
+    ("write a tournament's keys", lambda c: c.set("hexlog:t:t-1:spec", "{}")),
+    ("run a script", lambda c: c.eval("return 1", 0)),
+    ("list the keys", lambda c: c.keys("*")),
+    ("flush", lambda c: c.flushall()),
+    ("change users", lambda c: c.execute_command("ACL", "SETUSER", "gateway", "+@all")),
+]
+
 RULES_ATTACKS: list[tuple[str, Attack]] = [
     ("change users", lambda c: c.execute_command("ACL", "SETUSER", "bot-random", "+@all")),
     ("flush", lambda c: c.flushall()),
@@ -209,6 +251,7 @@ FORBIDDEN: list[tuple[str, str, Attack]] = [
     *(("bot-random", what, attack) for what, attack in BOT_ATTACKS),
     *(("projections", what, attack) for what, attack in PROJECTION_ATTACKS),
     *(("organiser", what, attack) for what, attack in ORGANISER_ATTACKS),
+    *(("gateway", what, attack) for what, attack in GATEWAY_ATTACKS),
     *(("rules", what, attack) for what, attack in RULES_ATTACKS),
 ]
 

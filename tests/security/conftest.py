@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 
 from services.runtime.acl import acl_words, pool_rules, rules_for
 from services.runtime.valkey import EmbeddedValkey
+from services.store.connect import connect, on_every_node, user_url
 
 PASSWORD = "attack-test"
 
@@ -29,9 +30,8 @@ async def user(valkey_server: EmbeddedValkey, redis_client: Redis
         rules = pool_rules(*pools) if role == "bot" else rules_for(role)
         words = acl_words(f"user {name} on resetpass resetkeys resetchannels -@all "
                           f">{PASSWORD} {rules}")
-        await redis_client.execute_command("ACL", "SETUSER", *words)
-        client = Redis(unix_socket_path=str(valkey_server.socket_path), username=name,
-                       password=PASSWORD)
+        await on_every_node(redis_client, "ACL", "SETUSER", *words)
+        client = connect(user_url(valkey_server.url, name, PASSWORD))
         clients.append(client)
         return client
 

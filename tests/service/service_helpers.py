@@ -45,6 +45,7 @@ from services.store.keys import (
     partition,
     seat_scope,
 )
+from services.store.streams import read_group
 
 SEED = b"hexlog-service-tests"
 BOTS = ("random", "heuristic", "random", "heuristic")
@@ -212,7 +213,7 @@ async def pending_count(redis: Redis, p: int) -> int:
     """Entries delivered to the rules group and not acknowledged, on every command stream of
     partition p (the organisers' and the bot pools')."""
     total = 0
-    for stream in await redis.keys(f"{commands_key(p)}*"):
+    async for stream in redis.scan_iter(match=f"{commands_key(p)}*"):
         if stream.endswith(b":dlq"):
             continue
         info = await redis.xpending(stream, RULES_GROUP)
@@ -273,11 +274,10 @@ async def pump(service: RulesService, *, rounds: int = 100) -> int:
     handled = 0
     for _ in range(rounds):
         streams = {stream: ">" for stream in service.command_streams()}
-        reply = await service.redis.xreadgroup(RULES_GROUP, service.consumer, streams, count=128)
+        reply = await read_group(service.redis, RULES_GROUP, service.consumer, streams, count=128)
         if not reply:
             return handled
-        for stream, entries in reply:
-            name = stream.decode() if isinstance(stream, bytes) else stream
+        for name, entries in reply:
             ids = [entry_id for entry_id, _ in entries]
             await service.handle_batch(name, ids, [fields for _, fields in entries])
             handled += len(ids)

@@ -188,7 +188,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-@pytest.mark.parametrize("mode", ["batched", "faststream"])
+@pytest.mark.parametrize(
+    "mode", ["batched", pytest.param("faststream", marks=pytest.mark.single_server)])
 async def test_hostile_input_is_answered_and_the_worker_goes_on(
     mode: str, case: Case, rules_app: Any, service: RulesService, store: EventStore,
     redis_client: Redis,

@@ -25,6 +25,7 @@ from service_helpers import (
 )
 
 from events.envelope import CommandEnvelope
+from services.rules.protocol import deadlines_key, prompts_key
 from services.rules.repository import credential_hash
 from services.rules.service import RulesService
 from services.store import EventStore
@@ -185,6 +186,26 @@ async def test_create_delivered_twice_makes_one_game_with_one_set_of_credentials
     await send(redis_client, move)
     await pump(replica)
     assert (await outcome_of(store, move) or {}).get("status") == "accepted"
+
+
+async def test_a_create_redelivered_after_a_crash_before_its_first_prompt_is_prompted(
+    service: RulesService, store: EventStore, redis_client: Redis
+) -> None:
+    """The game and the create's outcome are one script: a replica killed right after it (the
+    first prompt not sent) leaves a request whose redelivery gets the original outcome, not
+    "exists", and sends the missing prompt."""
+    req = create_request("g-create-crash")
+    await send_create(redis_client, req)
+    await pump(service)
+    first = await created_outcome(store, req)
+    assert first is not None
+    assert first["status"] == "created"
+    prompts = prompts_key(partition(req.game_id), "human")
+    await redis_client.delete(prompts, deadlines_key(partition(req.game_id)))
+    await send_create(redis_client, req)
+    await pump(service)
+    assert await created_outcome(store, req) == first
+    assert await redis_client.xlen(prompts) == 1
 
 
 # --- helpers ------------------------------------------------------------------------------------

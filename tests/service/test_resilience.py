@@ -4,17 +4,19 @@ processing commands, in both consumer modes."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from redis.asyncio import Redis
 from service_helpers import Script, create_request, send, send_create, wait_outcome
 
 from services.store import EventStore
+from services.store.connect import is_cluster
 from services.store.keys import ORGANISER
 
 
-@pytest.mark.parametrize("mode", ["batched", "faststream"])
+@pytest.mark.parametrize(
+    "mode", ["batched", pytest.param("faststream", marks=pytest.mark.single_server)])
 async def test_worker_goes_on_after_its_connections_are_dropped(
     mode: str, rules_app: Any, store: EventStore, redis_client: Redis
 ) -> None:
@@ -25,7 +27,9 @@ async def test_worker_goes_on_after_its_connections_are_dropped(
     script = Script.start(req, created["credentials"])
 
     # Drop every other client's connection, mid-read (the worker blocks in XREADGROUP).
-    await redis_client.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+    await redis_client.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes",
+                                       **({"target_nodes": cast(Any, redis_client).get_nodes()}
+                                          if is_cluster(redis_client) else {}))
 
     move, _ = script.next()
     await send(redis_client, move)

@@ -19,7 +19,7 @@ from services.runtime.valkey import (
 from services.store import EventStore
 from services.store.keys import game_keys
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.single_server]
 
 
 @pytest.mark.parametrize("fresh_valkey", ["always", "everysec"], indirect=True)

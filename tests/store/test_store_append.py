@@ -10,6 +10,7 @@ from store_helpers import GAME, num, nums
 
 from services.runtime.valkey import EmbeddedValkey
 from services.store import AppendResult, CorruptLogError, EventStore
+from services.store.connect import connect
 from services.store.keys import OUTCOMES_TTL_SECONDS, game_keys
 
 
@@ -79,7 +80,7 @@ async def test_same_command_from_two_replicas_concurrently_is_applied_once(
     valkey_server: EmbeddedValkey, store: EventStore, redis_client: Redis
 ) -> None:
     await new_game(store)
-    replicas = [Redis.from_url(valkey_server.url), Redis.from_url(valkey_server.url)]
+    replicas = [connect(valkey_server.url), connect(valkey_server.url)]
     try:
         stores = [EventStore(r) for r in replicas]
         for round_no in range(20):

@@ -14,7 +14,9 @@ import pytest
 from redis.asyncio import Redis
 from tournament_helpers import Hexlog, standings_of
 
+from services.runtime.cluster import EmbeddedCluster
 from services.runtime.valkey import EmbeddedValkey
+from services.store.connect import connect
 
 # The tournament most tests look at: 3 duplicate sets of random vs heuristic, 2 + 2 seats.
 # Deadlines of 3 s: shorter than the resume test's downtime, so a restart that let deadlines
@@ -32,7 +34,7 @@ def hexlog(fresh_valkey: EmbeddedValkey, tmp_path: Path) -> Iterator[Hexlog]:
 
 @pytest.fixture
 async def redis(fresh_valkey: EmbeddedValkey) -> AsyncIterator[Redis]:
-    client = Redis.from_url(fresh_valkey.url)
+    client = connect(fresh_valkey.url)
     yield client
     await client.aclose()
 
@@ -45,11 +47,15 @@ class Finished:
 
 
 @pytest.fixture(scope="session")
-def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Finished]:
-    """BASELINE played to the end once, on a server of its own (left running for the tests
-    that read it; the services it started have exited with it)."""
+def baseline(pytestconfig: pytest.Config,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Finished]:
+    """BASELINE played to the end once, on a server (or with --cluster, a cluster) of its own
+    (left running for the tests that read it; the services it started have exited with it)."""
     tmp = tmp_path_factory.mktemp("baseline")
-    server = EmbeddedValkey(tmp / "data", appendfsync="everysec").start()
+    masters = int(pytestconfig.getoption("--cluster") or 0)
+    server: EmbeddedValkey | EmbeddedCluster = (
+        EmbeddedCluster(tmp / "data", masters) if masters
+        else EmbeddedValkey(tmp / "data", appendfsync="everysec")).start()
     h = Hexlog(server.url, tmp)
     try:
         p = h.run(*BASELINE, timeout=150)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from conftest import BASELINE, Finished
-from redis.asyncio import Redis
 from tournament_helpers import dump_keys, events, standings_of
 
 from events.events import DevelopmentCardBought, DiceRolled, GameCreated, GameFinished
 from services.projections.projector import Projector, results_key, standings_key
+from services.store.connect import connect
 from services.tournament.report import JSON_KEYS
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 async def test_the_rotations_of_a_set_share_board_dice_and_deck(baseline: Finished) -> None:
     ids = baseline.result["game_ids"]
     assert len(ids) == 12
-    redis = Redis.from_url(baseline.url)
+    redis = connect(baseline.url)
     try:
         dice_compared = cards_compared = 0
         for s in range(3):
@@ -76,7 +76,7 @@ async def test_the_same_command_again_gives_the_same_standings_game_for_game(bas
     first = baseline.result
     assert again["tournament"] != first["tournament"]  # a new run, with new game ids ...
     assert again["standings"] == first["standings"]  # ... and the very same table
-    redis = Redis.from_url(baseline.url)
+    redis = connect(baseline.url)
     try:
         def games(raw: dict[bytes, bytes]) -> list[dict[str, Any]]:
             out = sorted((json.loads(v) for v in raw.values()), key=lambda g: g["index"])
@@ -94,7 +94,7 @@ async def test_the_same_command_again_gives_the_same_standings_game_for_game(bas
 
 
 async def test_projection_rebuilt_from_zero_equals_the_live_projection(baseline: Finished) -> None:
-    redis = Redis.from_url(baseline.url)
+    redis = connect(baseline.url)
     try:
         live = await dump_keys(redis, "hexlog:proj:*")
         tid = baseline.result["tournament"]

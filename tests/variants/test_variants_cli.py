@@ -18,21 +18,9 @@ import pytest
 from services.cli import play as play_cli
 from services.cli.main import main
 from services.rules.engine import MODULES
-from services.rules.engine.ruleset import Module
 
 VARIANTS = ("friendly-robber", "harbormaster", "event-cards", "catan-for-two")
 PAIRS = list(itertools.combinations(VARIANTS, 2))
-
-
-class PirateIslandsStub(Module):
-    """Stands in for the Pirate Islands scenario (another module in the making)."""
-
-    name = "pirate-islands"
-    kind = "scenario"
-    description = "Stub."
-
-    def install(self, rules: Any, params: Any) -> None:
-        pass
 
 
 @pytest.fixture
@@ -80,12 +68,14 @@ def test_rulesets_json_gives_the_combinations_as_data(capsys: pytest.CaptureFixt
 
 
 def test_rulesets_shows_a_conflict_from_either_side_once_both_modules_exist(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(MODULES, "pirate-islands", PirateIslandsStub())
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rulesets"]) == 0
     out = capsys.readouterr().out
-    assert "scenarios (--ruleset NAME" in out
-    assert "not with event-cards: Pirate Islands moves its fleet" in block_of(out, "pirate-islands")
+    assert "scenarios (--scenario NAME, one per game)" in out
+    assert "not with fishermen" not in block_of(out, "pirate-islands")  # said once, in the title
+    assert "not with event-cards:" in block_of(out, "pirate-islands")
+    assert "smaller of two dice" in block_of(out, "pirate-islands")
+    assert "not with pirate-islands: Pirate Islands moves its fleet" in block_of(out, "event-cards")
 
 
 @pytest.mark.usefixtures("no_services")
@@ -106,8 +96,7 @@ def test_play_refuses_a_forbidden_game_with_the_reason_and_exit_code_2(
 
 @pytest.mark.usefixtures("no_services")
 def test_play_refuses_event_cards_with_pirate_islands_with_the_reason(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(MODULES, "pirate-islands", PirateIslandsStub())
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--ruleset", "pirate-islands", "--variant", "event-cards"]) == 2
     err = capsys.readouterr().err
     assert "cannot be combined with" in err

@@ -14,13 +14,14 @@ import circle). A module *wraps* a single hook (keeps the previous function and 
     roll_resolved            production (or a 7) is over             the main phase
     production               gains per seat for a number             buildings x level by hex
     robber_hexes / victims   where the robber may go, whom to rob
-    robber_home              where "to the desert" sends the robber   the first desert
+    robber_home              where "to the desert" sends the robber   the first desert, else off an off-board map
     steal                    the robber's (or a card's) theft         a random resource card
     end_of_turn (list)       the active seat ends its turn           nothing (the turn passes)
     wins                     is this seat the winner now             total VP >= win_target
     win_target / vp_bonus    VP needed / module VP
     road_blocked, settlement_blocked (lists)   a rule id refusing a place
     road_permits, settlement_permits (lists)   allow a place the base would refuse
+    building_void (list)     a building that counts for nothing      none (Harbormaster asks)
     route_weight             an edge's count in a route (camels)     None: every edge counts 1
     extra_options, phase_refusal, robber_refusal (lists)
 """

@@ -135,6 +135,9 @@ class Ruleset(Generic[ST]):
     costs: dict[str, tuple[int, ...]] = field(default_factory=dict)
     limits: dict[str, int] = field(default_factory=dict)
     base_target: int = 10
+    # False: the game has no Longest Road card (Traders & Barbarians); every deriver that
+    # would award it, whichever module registered it, gives nothing.
+    longest_road: bool = True
     dev_deck: tuple[int, ...] = ()
     setup_rounds: tuple[SetupRound, ...] = BASE_SETUP
     # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
@@ -160,6 +163,8 @@ class Ruleset(Generic[ST]):
     settlement_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
     road_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
     settlement_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    # … a building on the board that counts for nothing (a conquered one): True voids it.
+    building_void: list[hooks.PlacePermit[ST]] = field(default_factory=list)
     route_weight: hooks.RouteWeight[ST] | None = None
     # … what else a seat may do, and why a command is refused:
     extra_options: list[hooks.ExtraOptions[ST]] = field(default_factory=list)

@@ -4,19 +4,13 @@ number are each caught."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from recording import Recorder, bot_chooser
+from tampering_kit import Lines, audit_lines, events_of, tampered
 
 from events.events import ModuleSpec
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import AuditReport, audit
+from services.audit.archive import dump_lines
 from services.rules.engine.scenarios.fishermen.common import GROUNDS_KEY
-
-Lines = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +21,8 @@ def archive() -> list[bytes]:
     return list(dump_lines(rec.record(), "finished"))
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    _, record = read_lines(lines)
-    return audit(record)
-
-
-def tampered(archive: list[bytes], edit: Callable[[Lines], None]) -> AuditReport:
-    objs = [json.loads(line) for line in archive]
-    edit(objs)
-    return run([json.dumps(o).encode() for o in objs])
-
-
-def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
-    return [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
-
-
 def test_an_honest_fishermen_archive_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
     assert report.chance > 50

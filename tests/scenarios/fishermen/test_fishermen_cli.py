@@ -6,22 +6,10 @@ lists the scenario with what it combines with; `hexlog bench engine --scenario f
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[2] / "cli"))
-
-from cli_helpers import Hexlog  # noqa: E402
-
-
-@pytest.fixture
-def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
-    h = Hexlog(tmp_path)
-    yield h
-    h.stop_all()
+from cli_helpers import Hexlog
+from scenario_kit import audit_passes, play, replay
 
 
 @pytest.mark.slow
@@ -29,23 +17,16 @@ def hexlog(tmp_path: Path) -> Iterator[Hexlog]:
 def test_play_replay_and_audit_a_fishermen_game_through_redis(
         hexlog: Hexlog, variants: tuple[str, ...]) -> None:
     game = "fish-" + ("-".join(variants) or "plain")
-    argv = ["play", "--scenario", "fishermen", "--seed", "fishing", "--game-id", game, "--json"]
+    argv = ["--scenario", "fishermen", "--seed", "fishing", "--game-id", game]
     for v in variants:
         argv += ["--variant", v]
-    played = hexlog.run(*argv, timeout=300)
-    assert played.code == 0, played.err[-2000:]
-    result = json.loads(played.out)
+    result = play(hexlog, *argv, timeout=300)
     assert result["winner"] is not None or result.get("reason") == "turn_limit", result
-    replayed = hexlog.run("replay", game, timeout=120)
-    assert replayed.code == 0, replayed.err[-2000:]
-    assert "draws a fish token" in replayed.out  # a spectator sees that a token was drawn
-    assert "draws a token of" not in replayed.out  # … never its value
-    as_referee = hexlog.run("replay", game, "--as", "referee", timeout=120)
-    assert as_referee.code == 0, as_referee.err[-2000:]
-    assert "draws a token of" in as_referee.out
-    audited = hexlog.run("audit", game, timeout=300)
-    assert audited.code == 0, audited.out[-2000:]
-    assert audited.out.splitlines()[-1].startswith("OK")
+    replayed = replay(hexlog, game)
+    assert "draws a fish token" in replayed  # a spectator sees that a token was drawn
+    assert "draws a token of" not in replayed  # … never its value
+    assert "draws a token of" in replay(hexlog, game, "--as", "referee")
+    assert audit_passes(hexlog, game, timeout=300).splitlines()[-1].startswith("OK")
 
 
 def test_rulesets_lists_the_fishermen_with_every_variant(hexlog: Hexlog) -> None:

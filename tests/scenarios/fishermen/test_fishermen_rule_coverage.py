@@ -5,34 +5,21 @@ doc that the engine does not register."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from services.rules.engine.rules import RULES
+from scenario_kit import documented_rule_ids, registered_rule_ids, uncovered_rule_ids
+
+import services.rules.engine.scenarios.fishermen  # noqa: F401  (registers the ids)
 
 HERE = Path(__file__).parent
-DOC = Path(__file__).parents[3] / "docs" / "rules" / "fishermen.md"
-TEST_NAME = re.compile(r"^\s*def\s+(test_\w+)\s*\(", re.MULTILINE)
-
-
-def ids() -> list[str]:
-    import services.rules.engine.scenarios.fishermen  # noqa: F401  (registers the ids)
-
-    return sorted(r for r in RULES if r.startswith("fishermen."))
 
 
 def test_every_fishermen_rule_id_is_named_by_a_test() -> None:
-    names = {n for p in sorted(HERE.glob("test_*.py")) for n in TEST_NAME.findall(p.read_text())}
-    found = ids()
-    assert len(found) >= 25
-    missing = []
-    for rule_id in found:
-        word = re.compile(rf"(?:^|_){re.escape(rule_id.replace('.', '_'))}(?:_|$)")
-        if not any(word.search(n) for n in names):
-            missing.append(rule_id)
+    assert len(registered_rule_ids("fishermen.")) >= 25
+    missing = uncovered_rule_ids("fishermen.", HERE)
     assert not missing, f"fishermen rule ids without a test naming them: {missing}"
 
 
 def test_every_rule_id_of_the_doc_is_registered_and_every_registered_one_documented() -> None:
-    documented = set(re.findall(r"`(fishermen\.[a-z_.]+)`", DOC.read_text()))
-    assert documented == set(ids())
+    documented = documented_rule_ids("fishermen.md", r"`(fishermen\.[a-z_.]+)`")
+    assert documented == set(registered_rule_ids("fishermen."))

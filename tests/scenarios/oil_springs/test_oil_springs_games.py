@@ -12,13 +12,14 @@ from collections import Counter
 import pytest
 from oil_springs_helpers import corner, ext, table
 from recording import Recorder, bot_chooser
+from scenario_kit import Marks, Names
+from tampering_kit import audit_objects, audit_recorded
 
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
 from events.commands import EndTurn
 from events.events import CardStolen, GameFinished, ModuleSpec
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import audit
+from services.audit.archive import dump_lines
 from services.rules.engine import (
     MODULES,
     RulesetError,
@@ -112,8 +113,7 @@ def recorded(seed: int, bots: tuple[str, ...]) -> Recorder:
 def test_recorded_games_audit_clean() -> None:
     for seed in range(6):
         rec = recorded(seed, ("random", "heuristic", "random", "heuristic")[: 3 + seed % 2])
-        _, record = read_lines(list(dump_lines(rec.record(), "finished")))
-        report = audit(record)
+        report = audit_recorded(rec)
         assert report.exit_code == 0, report.to_dict()
 
 
@@ -125,8 +125,7 @@ def test_a_tampered_disaster_roll_is_caught() -> None:
                   and o["envelope"]["event"]["type"] == "DisasterRolled")
     event = rolled["envelope"]["event"]
     event["d1"], event["d2"] = (1, 6) if event["d1"] + event["d2"] != 7 else (2, 2)
-    _, record = read_lines([json.dumps(o).encode() for o in objs])
-    report = audit(record)
+    report = audit_objects(objs)
     assert report.exit_code == 1
     first = report.divergences[0]
     assert first.version == rolled["envelope"]["version"]
@@ -280,28 +279,6 @@ def test_random_games_with_friendly_robber_and_event_cards_end() -> None:
 # --- narration and drawing ----------------------------------------------------------------
 
 
-class Marks:
-    def __init__(self) -> None:
-        self.marks: list[tuple[str, int, str]] = []
-
-    def mark(self, place: str, site: int, text: str) -> None:
-        self.marks.append((place, site, text))
-
-
-class Names:
-    def who(self, seat: int | None) -> str:
-        return f"seat{seat}"
-
-    def vertex(self, v: int) -> str:
-        return f"v{v}"
-
-    def edge(self, e: int) -> str:
-        return f"e{e}"
-
-    def hex(self, h: int) -> str:
-        return f"h{h}"
-
-
 def test_floods_and_pollution_are_told_in_words() -> None:
     from events.oil_springs import CityReduced, HexPolluted, IslandAbandoned, SpringPolluted
     from events.pieces import PieceRemoved
@@ -381,7 +358,21 @@ def test_a_tampered_polluted_hex_is_caught() -> None:
                     and o["envelope"]["event"]["type"] == "HexPolluted")
     event = polluted["envelope"]["event"]
     event["hex"] = next(h for h in rec.state.board.topo.land_hexes if h != event["hex"])
-    _, record = read_lines([json.dumps(o).encode() for o in objs])
-    report = audit(record)
+    report = audit_objects(objs)
     assert report.exit_code == 1
     assert report.divergences[0].version == polluted["envelope"]["version"]
+
+
+def test_with_event_cards_a_seat_holding_only_oil_gives_no_gift() -> None:
+    """Good Neighbors and Neighborly Assistance move resource cards: a seat whose hand is only
+    oil is not asked (it was asked, and offered nothing legal to give)."""
+    from services.rules.engine.variants.event_cards_stages import asked
+
+    t = table(more=(ModuleSpec(name="event-cards"),))
+    for seat in range(4):
+        t.take_all(seat)
+    t.give(0, oil=2)
+    t.give(1, brick=1)
+    assert asked(t.state, "good_neighbors") == [1]
+    t.place(0, corner(t, "(0,0)"), city=True)  # the leader by public VP … holding only oil
+    assert asked(t.state, "neighborly_assistance") == []

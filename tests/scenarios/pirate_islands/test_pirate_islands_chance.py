@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 from pirate_helpers import PIRATES
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_lines, audit_objects
 
 from events.codec import codec
 from events.events import DevelopmentCardBought
 from events.pirate_islands import FleetLooted
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import AuditReport, audit
+from services.audit.archive import dump_lines
+from services.audit.audit import AuditReport
 from services.rules.engine import pending, redact, view
 
 Lines = list[dict[str, Any]]
@@ -30,21 +31,16 @@ def archive() -> list[bytes]:
     return list(dump_lines(rec.record(), "finished"))
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    _, record = read_lines(lines)
-    return audit(record)
-
-
 def tampered(archive: list[bytes], tag: str, edit: Any) -> AuditReport:
     objs = [json.loads(line) for line in archive]
     found = [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
     assert found, f"no {tag} in the game"
     edit(found[0]["envelope"]["event"])
-    return run([json.dumps(o).encode() for o in objs])
+    return audit_objects(objs)
 
 
 def test_an_honest_pirate_game_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
 

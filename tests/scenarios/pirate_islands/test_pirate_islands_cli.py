@@ -8,16 +8,14 @@ from __future__ import annotations
 import json
 
 from cli_helpers import Hexlog
+from scenario_kit import audit_passes, play, replay
 
 from services.cli.result import format_result
 
 
 def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> None:
-    played = hexlog.run("play", "--scenario", "pirate-islands", "--bots",
-                        "heuristic,random,heuristic,random", "--seed", "pirates",
-                        "--turn-limit", "300", "--json")
-    assert played.code == 0, played.err
-    game = json.loads(played.out)
+    game = play(hexlog, "--scenario", "pirate-islands", "--bots",
+                "heuristic,random,heuristic,random", "--seed", "pirates", "--turn-limit", "300")
     assert game["modules"] == [{"name": "pirate-islands", "params": {}}]
     assert game["events"] > 200
     gid = game["game_id"]
@@ -26,9 +24,7 @@ def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> N
         assert p["vp"] == (p["settlements"] + 2 * p["cities"] + p["vp_cards"] + p["module_vp"])
     if any(p["module_vp"] for p in game["players"]):
         assert "module VP" in format_result(game)
-    shown = hexlog.run("replay", gid)
-    assert shown.code == 0, shown.err
-    text = shown.out
+    text = replay(hexlog, gid)
     assert "the pirate fleet sails" in text
     assert "built a ship at" in text
     assert "GOL" in text  # the gold fields on the text board
@@ -36,9 +32,7 @@ def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> N
     early = hexlog.run("replay", gid, "--at", "120")
     assert "FLEET" in early.out  # the fleet on its hex, the fortresses with their strength
     assert "F0:3" in early.out
-    checked = hexlog.run("audit", gid)
-    assert checked.code == 0, checked.out + checked.err
-    assert "OK:" in checked.out
+    assert "OK:" in audit_passes(hexlog, gid)
     picture = hexlog.cwd / "board.svg"
     drawn = hexlog.run("render", gid, "-o", str(picture), "--at", "120")
     assert drawn.code == 0, drawn.err

@@ -21,6 +21,7 @@ from collections import Counter
 import pytest
 from pirate_helpers import PIRATES
 from recording import Recorder, bot_chooser
+from tampering_kit import audit_recorded
 
 from bots.heuristic import HeuristicBot
 from bots.local import next_prompt
@@ -36,8 +37,6 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from events.pirate_islands import FleetRemoved, FortressCaptured, WarshipCommissioned
-from services.audit.archive import dump_lines, read_lines
-from services.audit.audit import audit
 from services.rules.engine import (
     decide,
     evolve,
@@ -152,8 +151,7 @@ def audited(i: int) -> None:
     rec = Recorder.new(f"a{i}", f"audit-{i}".encode(), seats=seats, modules=[PIRATES],
                        turn_limit=LONG_LIMIT)
     rec.play(bot_chooser(["random", "heuristic", "random", "random"][:seats]), max_decisions=50_000)
-    _, record = read_lines(list(dump_lines(rec.record(), "finished")))
-    report = audit(record)
+    report = audit_recorded(rec)
     assert report.exit_code == 0, report.to_dict()
 
 

@@ -4,23 +4,12 @@ are each caught."""
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
 import pytest
+from recording import Recorder, bot_chooser
+from tampering_kit import Lines, audit_lines, change_a_die, event_types, events_of, tampered
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "audit"))
-
-from recording import Recorder, bot_chooser  # noqa: E402
-
-from events.events import ModuleSpec  # noqa: E402
-from services.audit.archive import dump_lines, read_lines  # noqa: E402
-from services.audit.audit import AuditReport, audit  # noqa: E402
-
-Lines = list[dict[str, Any]]
+from events.events import ModuleSpec
+from services.audit.archive import dump_lines
 
 
 @pytest.fixture(scope="module")
@@ -31,27 +20,11 @@ def archive() -> list[bytes]:
     return list(dump_lines(rec.record(), "finished"))
 
 
-def run(lines: list[bytes]) -> AuditReport:
-    return audit(read_lines(lines)[1])
-
-
-def tampered(archive: list[bytes], edit: Callable[[Lines], None]) -> AuditReport:
-    objs = [json.loads(line) for line in archive]
-    edit(objs)
-    return run([json.dumps(o).encode() for o in objs])
-
-
-def events_of(objs: Lines, tag: str) -> list[dict[str, Any]]:
-    return [o for o in objs if o["kind"] == "event" and o["envelope"]["event"]["type"] == tag]
-
-
 def test_an_honest_rivers_archive_audits_clean(archive: list[bytes]) -> None:
-    report = run(archive)
+    report = audit_lines(archive)
     assert report.exit_code == 0, report.to_dict()
     assert report.seed == "revealed"
-    kinds = {json.loads(x)["envelope"]["event"]["type"] for x in archive
-             if json.loads(x)["kind"] == "event"}
-    assert {"GoldEarned", "BridgeBuilt", "GameFinished"} <= kinds
+    assert {"GoldEarned", "BridgeBuilt", "GameFinished"} <= event_types(archive)
 
 
 def test_a_tampered_layout_is_caught(archive: list[bytes]) -> None:
@@ -76,11 +49,7 @@ def test_a_moved_joining_2_is_caught(archive: list[bytes]) -> None:
 
 
 def test_a_changed_die_is_caught(archive: list[bytes]) -> None:
-    def edit(objs: Lines) -> None:
-        ev = events_of(objs, "DiceRolled")[7]["envelope"]["event"]
-        ev["d1"] = ev["d1"] % 6 + 1
-
-    report = tampered(archive, edit)
+    report = tampered(archive, change_a_die(7))
     assert report.exit_code == 1
     assert report.divergences[0].kind == "chance"
 

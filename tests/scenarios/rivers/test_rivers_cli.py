@@ -6,17 +6,14 @@ with the reason before anything starts."""
 
 from __future__ import annotations
 
-import json
-
 from cli_helpers import Hexlog, one_line_error
+from scenario_kit import audit_passes, play, replay
 
 AWARD = 2
 
 
 def test_play_replay_and_audit_a_rivers_game_through_redis(hexlog: Hexlog) -> None:
-    played = hexlog.run("play", "--scenario", "rivers", "--seed", "rivers-cli", "--json")
-    assert played.code == 0, played.err
-    game = json.loads(played.out)
+    game = play(hexlog, "--scenario", "rivers", "--seed", "rivers-cli")
     assert {"name": "rivers", "params": {}} in game["modules"]
     assert game["vp_target"] == 10
     assert game["winner"] is not None
@@ -27,23 +24,17 @@ def test_play_replay_and_audit_a_rivers_game_through_redis(hexlog: Hexlog) -> No
         assert p["module_vp"] in (-2, 0, 1)  # the Settlers
     assert game["scores"][game["winner"]] >= 10
 
-    replay = hexlog.run("replay", game["game_id"])
-    assert replay.code == 0, replay.err
-    assert "gold for the settlement by the river" in replay.out or "gold for the road" in replay.out
-    audit = hexlog.run("audit", game["game_id"])
-    assert audit.code == 0, audit.err + audit.out
-    assert "OK" in audit.out
+    told = replay(hexlog, game["game_id"])
+    assert "gold for the settlement by the river" in told or "gold for the road" in told
+    assert "OK" in audit_passes(hexlog, game["game_id"])
 
 
 def test_play_rivers_with_every_variant_for_two(hexlog: Hexlog) -> None:
-    played = hexlog.run("play", "--scenario", "rivers", "--variant", "catan-for-two",
-                        "--variant", "event-cards", "--variant", "friendly-robber",
-                        "--variant", "harbormaster", "--seed", "rivers-two", "--json")
-    assert played.code == 0, played.err
-    game = json.loads(played.out)
+    game = play(hexlog, "--scenario", "rivers", "--variant", "catan-for-two",
+                "--variant", "event-cards", "--variant", "friendly-robber",
+                "--variant", "harbormaster", "--seed", "rivers-two")
     assert game["vp_target"] == 11
-    audit = hexlog.run("audit", game["game_id"])
-    assert audit.code == 0, audit.err + audit.out
+    audit_passes(hexlog, game["game_id"])
 
 
 def test_rulesets_lists_rivers_with_what_it_combines_with(hexlog: Hexlog) -> None:

@@ -5,33 +5,12 @@ the bridges are public, another seat's hand stays hidden."""
 from __future__ import annotations
 
 from rivers_helpers import BRIDGE_SITE, NEAR_SITE, paid_up, table
+from scenario_kit import Marks, Names
 
 from events.rivers import BuildBridge, BuyWithGold, SellForGold
 from services.rules.engine import view
 from services.rules.engine.modules import MODULES
 from services.rules.engine.scenarios.rivers.common import places
-
-
-class Names:
-    def who(self, seat: int | None) -> str:
-        return f"seat{seat}"
-
-    def vertex(self, v: int) -> str:
-        return f"v{v}"
-
-    def edge(self, e: int) -> str:
-        return f"e{e}"
-
-    def hex(self, h: int) -> str:
-        return f"h{h}"
-
-
-class Marks:
-    def __init__(self) -> None:
-        self.marks: list[tuple[str, int, str]] = []
-
-    def mark(self, place: str, site: int, text: str) -> None:
-        self.marks.append((place, site, text))
 
 
 def test_rivers_events_are_told_in_words_and_bridges_drawn() -> None:

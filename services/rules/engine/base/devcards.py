@@ -126,15 +126,22 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
 # --- evolvers -------------------------------------------------------------------------------
 
 
-def evolve_bought(state: State, e: DevelopmentCardBought) -> None:
+def take_dev_card(state: State, seat: int, card: str | None) -> None:
+    """A seat takes a development card from the deck: one more draw; the card (None where the
+    view hides it) leaves the deck for the seat's new cards. Scenarios that hand out cards
+    their own way (bought otherwise, won) fold it the same."""
     state.dev_draws += 1
-    pay(state, e.seat, state.rules.costs["development_card"])
-    if e.card is not None:
-        c = state.rules.vocab.dev_index[e.card]
+    if card is not None:
+        c = state.rules.vocab.dev_index[card]
         state.deck[c] -= 1
-        p = state.players[e.seat]
+        p = state.players[seat]
         p.dev[c] += 1
         p.dev_new[c] += 1
+
+
+def evolve_bought(state: State, e: DevelopmentCardBought) -> None:
+    pay(state, e.seat, state.rules.costs["development_card"])
+    take_dev_card(state, e.seat, e.card)
 
 
 def _played(state: State, seat: int, card: int) -> None:

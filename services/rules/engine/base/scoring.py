@@ -76,6 +76,8 @@ def longest_road_holder(state: State) -> tuple[int, int]:
 
 
 def derive_longest_road(state: State, dealer: Dealer) -> list[Event]:
+    if not state.rules.longest_road:
+        return []
     holder, length = longest_road_holder(state)
     if holder == state.longest_holder:
         return []

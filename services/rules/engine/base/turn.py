@@ -144,14 +144,33 @@ def base_robber_hexes(state: State, seat: int) -> list[int]:
     return [h for h in state.board.topo.land_hexes if h != robber]
 
 
+OFF_BOARD = NO_ONE  # the robber's place when it is off the board (a map starting it there)
+
+
 def base_robber_home(state: State) -> int | None:
-    """"To the desert": the first desert, or nowhere on a map without one."""
+    """Where "to the desert" sends the robber: the first desert; on a map without one whose
+    robber starts off the board, off the board; else nowhere (it stays)."""
     deserts = state.board.desert_hexes
-    return deserts[0] if deserts else None
+    if deserts:
+        return deserts[0]
+    m = state.board.mapdata
+    return OFF_BOARD if m is not None and m.robber == "none" else None
+
+
+def robber_refuges(state: State) -> tuple[int, ...]:
+    """Where a rule that sends the robber "to the desert" may send it (Friendly Robber with no
+    open hex, Robber Flees, Catan for Two's token action): every desert (terrains that count as
+    one included), else the ruleset's `robber_home` (off the board, a scenario's place), else
+    nowhere (docs/rules/combinations.md §13.3)."""
+    deserts = state.board.desert_hexes
+    if deserts:
+        return deserts
+    home = state.rules.robber_home(state)
+    return (home,) if home is not None else ()
 
 
 def base_robber_victims(state: State, seat: int, hex_id: int) -> list[int]:
-    if hex_id == NO_ONE:
+    if hex_id == OFF_BOARD:
         return []  # off the board: nobody to rob
     owner = state.vertex_owner
     n = state.n
@@ -171,7 +190,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
     topo = state.board.topo
     legal = state.rules.robber_hexes(state, cmd.seat)
     # Off the board (-1) only where a module's rule sends it there (robber_hexes lists it).
-    if not 0 <= h < len(topo.hexes) and not (h == NO_ONE and h in legal):
+    if h not in legal and not 0 <= h < len(topo.hexes):
         raise reject("base.place.unknown", f"there is no hex {h} on this map")
     if h not in legal:
         if h == state.robber:

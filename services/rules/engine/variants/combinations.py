@@ -46,8 +46,17 @@ def second_card(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
     return draw_and_resolve(state, seat, dealer)
 
 
+# Second rolls of other modules played with Catan for Two (a scenario whose dice skip some
+# totals), registered by the module under the name of its extension state and looked up, like
+# the rule above, when deciding. Event Cards' card draw comes first: it replaces the dice.
+SECOND_ROLLS: dict[str, SecondRoll] = {}
+
+
 def second_roll(rules: Rules) -> SecondRoll | None:
     """The combination rule that replaces Catan for Two's second roll, if any applies."""
     if event_cards_deck.NAME in rules.init_ext:  # event-cards is installed
         return second_card
+    for name, roll in SECOND_ROLLS.items():
+        if name in rules.init_ext:
+            return roll
     return None

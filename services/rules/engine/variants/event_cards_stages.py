@@ -45,7 +45,7 @@ from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, vector_to_bundle
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.scoring import public_vp
-from services.rules.engine.base.turn import apply_shortage
+from services.rules.engine.base.turn import apply_shortage, robber_refuges
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, Rules, State
@@ -96,14 +96,21 @@ def taker(state: State, event: str) -> int:
     return holder if 0 <= holder < state.n else NO_ONE
 
 
+def holds_resources(state: State, seat: int) -> bool:
+    """Whether the seat holds a resource card it could give (a module's tokens, such as Oil
+    Springs' oil, are not cards these events move)."""
+    hand = state.players[seat].hand
+    return any(hand[r] for r in range(len(RESOURCES)))
+
+
 def assist_givers(state: State) -> list[int]:
-    """Leaders by public VP, in seat order from the active player, who hold cards."""
+    """Leaders by public VP, in seat order from the active player, who hold resource cards."""
     vps = [public_vp(state, s) for s in range(state.n)]
     if len(set(vps)) == 1:
         return []
     top = max(vps)
     order = [(state.current + i) % state.n for i in range(state.n)]
-    return [s for s in order if vps[s] == top and state.players[s].cards]
+    return [s for s in order if vps[s] == top and holds_resources(state, s)]
 
 
 def asked(state: State, event: str) -> list[int]:
@@ -113,7 +120,7 @@ def asked(state: State, event: str) -> list[int]:
         damaged = ext(state).damaged
         return [s for s in range(n) if players[s].roads and damaged[s] == NO_ONE]
     if event == "good_neighbors":
-        return [s for s in range(n) if players[s].cards]
+        return [s for s in range(n) if holds_resources(state, s)]
     if event in ("tournament", "calm_sea", "plentiful_year"):
         if not any(state.bank):
             return []
@@ -135,12 +142,10 @@ def open_event(state: State) -> list[Event]:
     """The events that resolve the card just drawn, or the stage that asks for choices."""
     event = DECK.kinds[ext(state).card][1]
     if event == "robber_flees":
-        deserts = state.board.desert_hexes
-        if deserts and state.robber not in deserts:
-            return [RobberFled(hex=deserts[0])]
-        home = None if deserts else state.rules.robber_home(state)  # no desert: the module's
-        if home is not None and state.robber != home:
-            return [RobberFled(hex=home)]
+        refuges = robber_refuges(state)  # the desert, or the module's place (§13.3)
+        # A robber off the board (none in this ruleset, or not yet in play) stays off.
+        if refuges and state.robber != NO_ONE and state.robber not in refuges:
+            return [RobberFled(hex=refuges[0])]
         return []
     if event not in STAGE:
         return []

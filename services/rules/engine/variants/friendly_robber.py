@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from services.rules.engine.base.scoring import public_vp
+from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.rules import register
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import NO_ONE, Rules, State
@@ -62,15 +63,12 @@ def touches(state: State, h: int, seats: set[int]) -> bool:
 
 
 def fallback_hexes(state: State) -> list[int]:
-    """Where the robber goes when no hex is open: the desert, or nowhere new (it stays)."""
-    deserts = list(state.board.desert_hexes)
-    if deserts:
-        return deserts
-    # A map without a desert: where the scenario's `robber_home` says (off the board: -1,
-    # a swamp …; docs/rules/friendly-robber.md §2.3), else the robber stays where it is.
-    home = state.rules.robber_home(state)
-    if home is not None:
-        return [home]
+    """Where the robber goes when no hex is open: the desert, else the scenario's place for it
+    (`robber_refuges`: off the board, a swamp …; docs/rules/friendly-robber.md §2.3), else
+    nowhere new (it stays)."""
+    refuges = list(robber_refuges(state))
+    if refuges:
+        return refuges
     return [state.robber] if state.robber != NO_ONE else []
 
 

@@ -52,12 +52,20 @@ register({
 
 
 def harbor_points(state: State, seat: int) -> int:
-    """Settlements on a harbor vertex count 1, cities 2 (docs/rules/harbormaster.md §4)."""
+    """Settlements on a harbor vertex count 1, cities 2 (docs/rules/harbormaster.md §4); a
+    building a module voids (`building_void`: a conquered one) counts 0."""
     harbor = state.board.vertex_harbor
     p = state.players[seat]
-    return sum(1 for v in p.settlements if harbor[v] is not None) + sum(
+    points = sum(1 for v in p.settlements if harbor[v] is not None) + sum(
         2 for v in p.cities if harbor[v] is not None
     )
+    void = state.rules.building_void
+    if void and points:
+        points -= sum(1 for v in p.settlements if harbor[v] is not None
+                      and any(f(state, seat, v) for f in void))
+        points -= sum(2 for v in p.cities if harbor[v] is not None
+                      and any(f(state, seat, v) for f in void))
+    return points
 
 
 def all_points(state: State) -> list[int]:

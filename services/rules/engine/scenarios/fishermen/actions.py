@@ -24,6 +24,7 @@ from events.fishermen import (
 )
 from events.types import RESOURCES, DevCard
 from services.rules.engine.base.common import take_from_bank
+from services.rules.engine.base.devcards import take_dev_card
 from services.rules.engine.base.roads import legal_road_edges
 from services.rules.engine.base.scoring import derive_victory, public_vp
 from services.rules.engine.base.sites import check_road, pieces_left
@@ -174,13 +175,7 @@ def evolve_resource(state: State, e: FishResourceTaken) -> None:
 
 
 def evolve_card(state: State, e: FishDevelopmentCardTaken) -> None:
-    state.dev_draws += 1
-    if e.card is not None:
-        c = state.rules.vocab.dev_index[e.card]
-        state.deck[c] -= 1
-        p = state.players[e.seat]
-        p.dev[c] += 1
-        p.dev_new[c] += 1
+    take_dev_card(state, e.seat, e.card)
 
 
 def redact_card(e: FishDevelopmentCardTaken, seat: int | None) -> Event:

@@ -93,4 +93,7 @@ def install(rules: Rules) -> None:
     rules.handlers[MoveRobber] = guarded_move(rules.handlers[MoveRobber])
     rules.prompters[ROBBER] = offboard_prompt(rules.prompters[ROBBER])
     rules.resolve_number = robber_flees(rules.resolve_number)
+    # This scenario takes the robber off the board itself (its own events, before production),
+    # so the variants' generic "to the desert" has nowhere to send it here.
+    rules.robber_home = lambda state: None
     rules.evolve_with(RobberLeftBoard, evolve_left)

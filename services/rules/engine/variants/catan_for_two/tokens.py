@@ -25,6 +25,7 @@ from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, bundle_to_vector, vector_to_bundle
 from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import MIN_ARMY, public_vp
+from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import Rejected, reject
 from services.rules.engine.ruleset import Handler
@@ -136,9 +137,10 @@ def forced_trade_problem(state: State, seat: int) -> Rejected | None:
 
 
 def desert_problem(state: State) -> Rejected | None:
-    deserts = state.board.desert_hexes
-    if not deserts or state.robber in deserts:
-        return reject("catan_for_two.robber.at_desert", "the robber is already in the desert")
+    refuges = robber_refuges(state)  # the desert, or off the board (combinations.md §13.3)
+    if not refuges or state.robber in refuges:
+        where = "in the desert" if state.board.desert_hexes else "off the board"
+        return reject("catan_for_two.robber.at_desert", f"the robber is already {where}")
     return None
 
 
@@ -184,7 +186,7 @@ def send_robber(state: State, cmd: commands.SendRobberToDesert, dealer: Dealer) 
     cost = price(state, cmd.seat)
     return [
         TradeTokensSpent(seat=cmd.seat, tokens=cost, action="robber_to_desert"),
-        RobberSentToDesert(seat=cmd.seat, hex=state.board.desert_hexes[0]),
+        RobberSentToDesert(seat=cmd.seat, hex=robber_refuges(state)[0]),
     ]
 
 

@@ -1,0 +1,168 @@
+"""Moves as short text: `roll`, `road 12`, `settle 31`, `city 31`, `buy`, `robber 7 2`,
+`trade grain ore`, `discard brick=1 ore=2`, `knight`, `monopoly ore`, `plenty ore wool`,
+`end`, `#3` (option 3 of the prompt), `default`.
+
+Only syntax lives here: a text becomes a command object, the prompt's option with those values
+when there is one, else the command as written, which the rules service then judges (and
+refuses, with its rule, when it is not legal). Where two command types share a word (a
+settlement placed in the setup or built later) the prompt's options decide, else its stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Json = dict[str, Any]
+RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
+
+
+@dataclass(frozen=True)
+class Word:
+    types: tuple[str, ...]  # the command types the word may mean, setup form first
+    fields: tuple[str, ...] = ()  # positional integer fields
+    help: str = ""
+
+
+WORDS: dict[str, Word] = {
+    "roll": Word(("RollDice",), help="roll the dice"),
+    "end": Word(("EndTurn",), help="end your turn"),
+    "settle": Word(("PlaceSettlement", "BuildSettlement"), ("vertex",),
+                   "settle V: a settlement on vertex V"),
+    "road": Word(("PlaceRoad", "BuildRoad"), ("edge",), "road E: a road on edge E"),
+    "city": Word(("BuildCity",), ("vertex",), "city V: a city on vertex V"),
+    "buy": Word(("BuyDevelopmentCard",), help="buy a development card"),
+    "robber": Word(("MoveRobber",), ("hex", "victim"),
+                   "robber H [S]: the robber to hex H, stealing from seat S"),
+    "knight": Word(("PlayKnight",), help="play a knight"),
+    "roads": Word(("PlayRoadBuilding",), help="play road building"),
+    "stop": Word(("StopRoadBuilding",), help="stop road building"),
+    "accept": Word(("AcceptTrade",), help="accept the trade offered to you"),
+    "reject": Word(("RejectTrade",), help="reject the trade offered to you"),
+}
+TEXT_WORDS = {
+    "trade": "trade G R: give G at your best harbour ratio for one R",
+    "discard": "discard brick=1 ore=2: the cards you give up",
+    "monopoly": "monopoly R: take every R",
+    "plenty": "plenty R R: two resources from the bank",
+    "#N": "option N of your prompt",
+    "default": "the prompt's default move",
+}
+ALIASES = {"settlement": "settle", "s": "settle", "r": "road", "c": "city", "e": "end",
+           "pass": "default", "dev": "buy"}
+
+
+class MoveError(ValueError):
+    """A text that is not a move; the text says what was expected."""
+
+
+def help_text() -> str:
+    lines = [f"  {w.help}" if w.help else f"  {name}" for name, w in WORDS.items()]
+    lines += [f"  {text}" for text in TEXT_WORDS.values()]
+    return "Moves:\n" + "\n".join(lines)
+
+
+def parse(text: str, prompt: Json | None, seat: int) -> Json:
+    """The command a text means for `seat` (MoveError if it means none)."""
+    words = text.strip().lower().split()
+    if not words:
+        raise MoveError("an empty move")
+    head, args = ALIASES.get(words[0], words[0]), words[1:]
+    if head.startswith("#") or head.isdigit():
+        return option(head.lstrip("#"), prompt)
+    if head == "default":
+        if prompt is None:
+            raise MoveError("no prompt is waiting for you")
+        return dict(prompt["default"])
+    if head == "trade":
+        give, get = [a for a in args if a != "for"][:2] if len(args) >= 2 else ("", "")
+        return matched({"type": "MaritimeTrade", "seat": seat, "give": resource(give),
+                        "get": resource(get)}, prompt)
+    if head == "discard":
+        return {"type": "DiscardResources", "seat": seat, "resources": bundle(args)}
+    if head == "monopoly":
+        return matched({"type": "PlayMonopoly", "seat": seat,
+                        "resource": resource(args[0] if args else "")}, prompt)
+    if head == "plenty":
+        if len(args) != 2:
+            raise MoveError("plenty takes two resources, e.g. `plenty ore wool`")
+        return matched({"type": "PlayYearOfPlenty", "seat": seat,
+                        "resources": [resource(a) for a in args]}, prompt)
+    word = WORDS.get(head)
+    if word is None:
+        raise MoveError(f"{words[0]!r} is not a move (`help` lists them)")
+    if len(args) > len(word.fields) or (word.fields and not args and word.fields[0] != "victim"):
+        raise MoveError(f"usage: {word.help}")
+    values: Json = {}
+    for name, value in zip(word.fields, args, strict=False):
+        if not value.isdigit():
+            raise MoveError(f"{name}: a number, not {value!r} ({word.help})")
+        values[name] = int(value)
+    return matched({"type": kind(word, prompt), "seat": seat, **values}, prompt)
+
+
+def kind(word: Word, prompt: Json | None) -> str:
+    if len(word.types) == 1 or prompt is None:
+        return word.types[0]
+    offered = {o["type"] for o in prompt["options"]}
+    for t in word.types:
+        if t in offered:
+            return t
+    return word.types[0] if str(prompt.get("stage", "")).startswith("setup") else word.types[-1]
+
+
+def matched(command: Json, prompt: Json | None) -> Json:
+    """The prompt's option that `command` names (so optional fields come from it), else the
+    command as written."""
+    for o in (prompt or {}).get("options", []):
+        if o["type"] == command["type"] and all(o.get(k) == v for k, v in command.items()):
+            return dict(o)
+    return command
+
+
+def option(number: str, prompt: Json | None) -> Json:
+    if prompt is None:
+        raise MoveError("no prompt is waiting for you")
+    options = prompt["options"]
+    if not number.isdigit() or not 1 <= int(number) <= len(options):
+        raise MoveError(f"#N: N from 1 to {len(options)}")
+    return dict(options[int(number) - 1])
+
+
+def resource(text: str) -> str:
+    for r in RESOURCES:
+        if text and r.startswith(text):
+            return r
+    raise MoveError(f"{text!r} is not a resource ({', '.join(RESOURCES)})")
+
+
+def bundle(args: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for a in args:
+        name, _, count = a.partition("=")
+        if count and not count.isdigit():
+            raise MoveError(f"discard: {a!r} is not resource=count")
+        r = resource(name)
+        out[r] = out.get(r, 0) + (int(count) if count else 1)
+    if not out:
+        raise MoveError("discard: which cards, e.g. `discard brick=1 ore=2`")
+    return out
+
+
+def describe(command: Json) -> str:
+    """A command as the text that makes it (`road 12`), for prompts and replies."""
+    t = command.get("type", "?")
+    for name, word in WORDS.items():
+        if t in word.types:
+            values = [str(command[f]) for f in word.fields if command.get(f) is not None]
+            return " ".join([name, *values])
+    if t == "MaritimeTrade":
+        return f"trade {command['give']} {command['get']}"
+    if t == "DiscardResources":
+        return "discard " + " ".join(f"{k}={v}" for k, v in command["resources"].items() if v)
+    if t == "PlayMonopoly":
+        return f"monopoly {command['resource']}"
+    if t == "PlayYearOfPlenty":
+        return "plenty " + " ".join(command["resources"])
+    fields = ", ".join(f"{k}={v}" for k, v in command.items() if k not in ("type", "seat"))
+    return f"{t}({fields})"

@@ -1,0 +1,132 @@
+"""Scenario: Barbarian Attack (docs/rules/barbarian-attack.md §9). 2–4 seats, 12 VP.
+
+Barbarians land on the coast whenever someone builds; three on a hex conquer it and the
+buildings around it. Knights raised from the scenario's development deck march along the
+paths and win battles at the end of the turn for prisoners (a VP per pair) and gold. No robber,
+no Largest Army; the 7 is discards and a steal.
+
+Design notes:
+- Public module state in `state.ext["barbarian-attack"]` (common.AttackState): barbarians per
+  hex, supply, prisoners, gold, the deck's counts and the turn's flags. Knights are a piece kind
+  (`knight`, an edge piece beside whatever stands there) in `Player.pieces`; `Player.knights`
+  counts those in play (no Knight card exists here, so Largest Army never arises; Event
+  Cards' Conflict and Tournament read it: docs/rules/barbarian-attack.md §9.12).
+- Conquest is read from the barbarian counts (common.py), never stored: production, road and
+  settlement blockers and VP follow; harbor ratios are refreshed where barbarians move.
+- Landings are a deriver after a build (landing.py); battles an `end_of_turn` step
+  (battles.py); the card's choices and the 7's steal are phases of their own (deck.py,
+  seven.py); the march closes trading and building (knights.py).
+- Chance keys: `layout:terrain[:1]`, `layout:harbors`, `landing:<n>`, `devcard:<n>`,
+  `prisoners:<n>`, `lossdie:<n>`, `steal:<n>` (docs/rules/chance-and-hidden-information.md §14.9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from events.barbarian_attack import (
+    KnightMarched,
+    MarchBegun,
+    ResourceBoughtWithGold,
+    ResourceSoldForGold,
+)
+from events.events import GameCreated, TurnEnded
+from services.rules.engine.ruleset import Module, SetupRound
+from services.rules.engine.scenarios.barbarian_attack import (
+    battles,
+    conquest,
+    deck,
+    gold,
+    knights,
+    landing,
+    prompts,
+    rule_ids,
+    seven,
+    with_variants,
+)
+from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
+from services.rules.engine.scenarios.barbarian_attack.common import (
+    EXT,
+    KNIGHTS,
+    STARTS,
+    TARGET,
+    AttackState,
+    attack,
+)
+from services.rules.engine.scenarios.barbarian_attack.narration import NARRATION, drawing
+from services.rules.engine.scenarios.barbarian_attack.views import view_ext
+from services.rules.engine.state import Rules, State
+from services.rules.engine.vocab import PieceKind
+
+__all__ = ["EXT", "MODULE", "rule_ids"]
+
+NOT_BUILT = ("its Barbarian Attack adjustments (combinations.md §13.3) are not built in hexlog "
+             "yet")
+
+
+def init(state: State, created: GameCreated) -> AttackState:
+    a = AttackState(len(state.board.topo.hexes), state.n)
+    for h in STARTS:
+        a.barbarians[state.board.hex_id(h)] += 1
+        a.supply -= 1
+    return a
+
+
+TurnEvolver = Callable[[State, TurnEnded], None]
+
+
+def wrap_turn_ended(previous: TurnEvolver) -> TurnEvolver:
+    """The turn's flags (march, moved knights, gold buys) start over with the next turn."""
+
+    def evolve(state: State, e: TurnEnded) -> None:
+        previous(state, e)
+        a = attack(state)
+        a.marching = False
+        a.moved = []
+        a.gold_buys = 0
+
+    return evolve
+
+
+class BarbarianAttack(Module[State, None]):
+    name = "barbarian-attack"
+    kind = "scenario"
+    description = ("Barbarians land on the coast with every build and conquer hexes; knights "
+                   "from a new development deck drive them off for prisoners and gold. 12 VP.")
+    conflicts = {
+        "friendly-robber": "no robber",
+        "catan-for-two": NOT_BUILT,
+    }
+    map = "barbarian-attack"
+    maps = "services.rules.engine.scenarios.barbarian_attack.maps"
+    advice = ADVICE
+    narration = NARRATION
+    drawing = staticmethod(drawing)
+
+    def install(self, rules: Rules, params: Any) -> None:
+        vocab = rules.vocab
+        vocab.add_terrain("castle")
+        vocab.add_piece(PieceKind("knight", "edge", KNIGHTS))
+        for card in vocab.dev_cards:  # the base deck is not used (§9.1)
+            vocab.set_copies(card, 0)
+        rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
+        rules.base_target = TARGET
+        rules.ext(EXT, init, AttackState.copy, AttackState.dump, AttackState.load)
+        rules.view_ext[EXT] = view_ext
+        rules.evolvers[TurnEnded] = wrap_turn_ended(rules.evolvers[TurnEnded])
+        # Public and without chance: an undo (table rule) may cross them.
+        rules.reversible.update((MarchBegun, KnightMarched, ResourceSoldForGold,
+                                 ResourceBoughtWithGold))
+        landing.install(rules)
+        conquest.install(rules)
+        deck.install(rules)
+        gold.install(rules)
+        seven.install(rules)
+        battles.install(rules)
+        knights.install(rules)  # after deck and gold: the march closes their commands
+        prompts.install(rules)
+        with_variants.install(rules)
+
+
+MODULE = BarbarianAttack()

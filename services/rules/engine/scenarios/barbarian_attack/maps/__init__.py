@@ -1,0 +1,1 @@
+"""The Barbarian Attack map (barbarian-attack.toml)."""

@@ -1,0 +1,48 @@
+"""Barbarian Attack's rule ids (docs/rules/barbarian-attack.md §9), registered once."""
+
+from __future__ import annotations
+
+from services.rules.engine.rules import register
+
+register({
+    "barbarian_attack.board.layout": "Barbarian Attack: The castle, desert and tokens lie as above; terrain is shuffled within the coastal and the inner group.",
+    "barbarian_attack.setup.city": "Barbarian Attack: The second set-up placement is a city, which brings one resource per adjacent producing hex.",
+    "barbarian_attack.setup.no_landing": "Barbarian Attack: Set-up placements trigger no landing.",
+    "barbarian_attack.landing.trigger": "Barbarian Attack: Each settlement or city built after set-up brings one landing.",
+    "barbarian_attack.landing.totals": "Barbarian Attack: A landing uses three different non-7 totals of two dice, re-throwing 7s and repeats.",
+    "barbarian_attack.landing.full_hex": "Barbarian Attack: A hex holding three barbarians takes no more; its total is skipped.",
+    "barbarian_attack.landing.supply": "Barbarian Attack: A landing stops when the barbarian supply is empty.",
+    "barbarian_attack.barbarian.coastal_only": "Barbarian Attack: Barbarians stand only on coastal hexes, at most three on one.",
+    "barbarian_attack.conquest.production": "Barbarian Attack: A conquered hex produces nothing.",
+    "barbarian_attack.conquest.road": "Barbarian Attack: No road is built on a path of a conquered hex.",
+    "barbarian_attack.conquest.settlement": "Barbarian Attack: No settlement is built on a corner of a conquered hex.",
+    "barbarian_attack.conquest.building": "Barbarian Attack: A building whose adjacent land hexes are all conquered gives no VP, production or harbor, but still blocks.",
+    "barbarian_attack.conquest.liberation": "Barbarian Attack: A hex with fewer than three barbarians is no longer conquered, and its buildings count again.",
+    "barbarian_attack.dev.deck": "Barbarian Attack: The deck is 26 cards: 14 Knighthood, 4 Swift Knight, 4 Treason, 4 Intrigue.",
+    "barbarian_attack.dev.immediate": "Barbarian Attack: A card takes effect when bought; purchases per turn are unlimited.",
+    "barbarian_attack.dev.reshuffle": "Barbarian Attack: Used cards are reshuffled into a new deck when the deck runs out.",
+    "barbarian_attack.dev.knighthood": "Barbarian Attack: Knighthood places a knight on a free castle path.",
+    "barbarian_attack.dev.swift_knight": "Barbarian Attack: Swift Knight places a knight on any free path.",
+    "barbarian_attack.dev.knight_lost": "Barbarian Attack: A knight card that cannot be used is lost.",
+    "barbarian_attack.dev.treason": "Barbarian Attack: Treason gives 2 gold and moves 2 barbarians from different hexes to different unconquered coastal hexes.",
+    "barbarian_attack.dev.intrigue": "Barbarian Attack: Intrigue takes one barbarian as a prisoner, or is replaced by a free card when no barbarian is on the board.",
+    "barbarian_attack.knight.supply": "Barbarian Attack: Each player has 6 knights.",
+    "barbarian_attack.knight.one_per_path": "Barbarian Attack: A path holds at most one knight.",
+    "barbarian_attack.knight.move": "Barbarian Attack: After trading and building, each of the active player's knights may move up to 3 paths and ends on a free path that is not a castle path.",
+    "barbarian_attack.knight.boost": "Barbarian Attack: 1 grain lets one knight move up to 5 paths, once per knight per turn.",
+    "barbarian_attack.knight.leave_castle": "Barbarian Attack: A knight on a castle path leaves it in that turn's movement when it can.",
+    "barbarian_attack.battle.order": "Barbarian Attack: Battles are checked at the end of the turn, hex by hex in the fixed clockwise order from (-2,1).",
+    "barbarian_attack.battle.victory": "Barbarian Attack: A battle is won when the hex has a barbarian and more knights on its paths than barbarians.",
+    "barbarian_attack.battle.prisoners": "Barbarian Attack: The barbarians of a won battle are shared out as prisoners among the players involved, by the rules above.",
+    "barbarian_attack.battle.compensation": "Barbarian Attack: An involved player who gets no prisoner receives 3 gold.",
+    "barbarian_attack.battle.losses": "Barbarian Attack: The colour die removes the battle's knights on the two paths of the direction it names; 3 gold per knight lost.",
+    "barbarian_attack.vp.prisoners": "Barbarian Attack: Every two prisoners are worth 1 VP.",
+    "barbarian_attack.seven.steal": "Barbarian Attack: After the discards of a 7 the active player draws one random card from another player of their choice who holds cards.",
+    "barbarian_attack.gold.buy": "Barbarian Attack: 2 gold buy 1 resource, at most twice per turn, while the bank has it.",
+    "barbarian_attack.gold.sell": "Barbarian Attack: Resources sell for gold at 4:1, 3:1 at a generic harbor and 2:1 at the matching 2:1 harbor.",
+    "barbarian_attack.gold.not_resource": "Barbarian Attack: Gold is not a resource card.",
+    "barbarian_attack.win.target": "Barbarian Attack: The game is won with 12 VP (13 with Harbormaster).",
+    "barbarian_attack.event_cards.robber_flees": "Barbarian Attack: With Event Cards, Robber Flees has no effect.",
+    "barbarian_attack.event_cards.robber_attacks": "Barbarian Attack: With Event Cards, Robber Attacks is a 7: discards, then a steal from any player.",
+    "barbarian_attack.event_cards.knights": "Barbarian Attack: With Event Cards, Conflict and Tournament count knights on the board.",
+})

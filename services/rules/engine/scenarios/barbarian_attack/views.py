@@ -1,0 +1,38 @@
+"""What every seat sees of the scenario (all of it is public: barbarians, knights, gold,
+prisoners, the cards left in the deck, the card being carried out). Hands stay the base's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.barbarian_attack import ATTACK_CARDS
+from services.rules.engine.scenarios.barbarian_attack.common import (
+    attack,
+    building_conquered,
+    geometry,
+)
+from services.rules.engine.state import State
+
+
+def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+    a = attack(state)
+    g = geometry(state.board)
+    return {
+        # Lists, not int-keyed maps: a view crosses JSON on its way to a bot.
+        "barbarians": [[h, a.barbarians[h]] for h in g.coastal if a.barbarians[h]],
+        "conquered": [h for h in g.coastal if a.barbarians[h] >= 3],
+        "conquered_buildings": sorted(
+            v for p in state.players[: state.n] for v in (*p.settlements, *p.cities)
+            if building_conquered(state, v)),
+        "supply": a.supply,
+        "castle": g.castle,
+        "coastal": list(g.coastal),
+        "knights": [sorted(p.pieces.get("knight", ())) for p in state.players[: state.n]],
+        "gold": a.gold[:],
+        "prisoners": a.prisoners[:],
+        "deck": sum(a.deck),
+        "card": ATTACK_CARDS[a.card] if a.card >= 0 else None,
+        "marching": a.marching,
+        "moved": a.moved[:],
+        "gold_buys": a.gold_buys,
+    }

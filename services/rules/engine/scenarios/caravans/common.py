@@ -1,0 +1,175 @@
+"""The Caravans' shared names: rule ids, phases, and the module state (docs/rules/caravans.md §8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.engine.rules import register
+from services.rules.engine.state import NO_ONE, State
+
+NAME = "caravans"
+EXT = "caravans"
+BID = "caravans.bid"  # phase: the seats bid in turn, from the builder
+NAME_PATH = "caravans.name"  # phase: the voters name their placement, sealed
+SECOND = "caravans.second"  # phase (Catan for Two): the vote's second camel
+
+CAMELS = 22  # caravans.camel.supply
+WIN_TARGET = 12  # caravans.win.target (Harbormaster adds its 1 on top)
+ARROWS = 3
+# The oasis corner each arrow points from, and its start path (§8.2 DECISION): arrow 0 north,
+# 1 south-east, 2 south-west.
+ARROW_CORNERS = ("(0,-1)/(0,0)/(1,-1)", "(0,0)/(0,1)/(1,0)", "(-1,0)/(-1,1)/(0,0)")
+START_PATHS = ("(0,-1)/(1,-1)", "(0,1)/(1,0)", "(-1,0)/(-1,1)")
+OASIS = "oasis"
+
+register({
+    "caravans.board.oasis": (
+        "Caravans: the oasis lies on the centre with no token and never produces; the 18 other "
+        "hexes take all 18 tokens."
+    ),
+    "caravans.robber.offboard_start": (
+        "Caravans: the robber starts off the board and enters on the first 7 or Knight."
+    ),
+    "caravans.robber.not_oasis": "Caravans: the robber never stands on the oasis.",
+    "caravans.camel.trigger": (
+        "Caravans: a turn in which the active player built a settlement or a city ends with "
+        "one camel vote; set-up never does."
+    ),
+    "caravans.camel.supply": "Caravans: there are 22 camels; when they are gone no more votes are held.",
+    "caravans.vote.bid_order": (
+        "Caravans: bids are made once each, from the builder clockwise, and are public."
+    ),
+    "caravans.vote.bid_cards": "Caravans: a bid is made only of wool and grain the bidder holds.",
+    "caravans.vote.sealed": (
+        "Caravans: each voter names one legal placement, sealed until every voter has named one."
+    ),
+    "caravans.vote.majority": "Caravans: a bidder with more votes than all the others together decides.",
+    "caravans.vote.coalition": (
+        "Caravans: otherwise a placement backed by two or more bidders with more votes than any "
+        "other placement wins."
+    ),
+    "caravans.vote.plurality": (
+        "Caravans: otherwise the single bidder with the most votes decides, else the active player."
+    ),
+    "caravans.vote.bids_spent": "Caravans: every card bid goes to the bank.",
+    "caravans.camel.start": (
+        "Caravans: a new caravan's first camel goes on the start path of an unused arrow."
+    ),
+    "caravans.camel.extend": (
+        "Caravans: a further camel goes on a free path at its caravan's head, so caravans never branch."
+    ),
+    "caravans.camel.oasis_edge": "Caravans: a caravan's first camel never stands on an oasis-edge path.",
+    "caravans.camel.one_per_path": (
+        "Caravans: a path holds one camel at most; camels and roads may share a path."
+    ),
+    "caravans.camel.merge": (
+        "Caravans: a caravan whose head reaches another caravan's vertex merges with it there."
+    ),
+    "caravans.road.camel_double": "Caravans: a road beside a camel counts 2 for road length.",
+    "caravans.vp.between_camels": (
+        "Caravans: a building on a vertex touched by two or more camels is worth 1 VP more."
+    ),
+    "caravans.win.target": "Caravans: the game is won with 12 VP (13 with Harbormaster).",
+    "caravans.two_player.two_camels": (
+        "Caravans with Catan for Two: a vote places two camels, in two different caravans."
+    ),
+    "caravans.two_player.tie": (
+        "Caravans with Catan for Two: a tied vote lets each player place one camel, the active "
+        "player first."
+    ),
+    "caravans.two_player.robber_offboard": (
+        "Caravans with Catan for Two: the robber token action takes the robber off the board."
+    ),
+    "caravans.event_cards.robber_flees": (
+        "Caravans with Event Cards: Robber Flees takes the robber off the board."
+    ),
+    "caravans.friendly_robber.offboard": (
+        "Caravans with Friendly Robber: a robber with no legal hex leaves the board."
+    ),
+})
+
+
+class Caravan:
+    """One chain of camels: its edges in the order placed and its head vertex."""
+
+    __slots__ = ("edges", "head")
+
+    def __init__(self, edges: list[int], head: int) -> None:
+        self.edges = edges
+        self.head = head
+
+
+class CaravanState:
+    """`state.ext["caravans"]`: everything public except `choices` (sealed until revealed,
+    shown by views to the voter only)."""
+
+    __slots__ = ("caravans", "started", "camels", "doubles", "built", "voted", "options", "votes", "choices",
+                 "first", "second")
+
+    def __init__(self) -> None:
+        # By arrow id; None: the arrow is unused (or its caravan merged into another: see
+        # `camels`, which keeps every placed camel's edge and caravan).
+        self.caravans: list[Caravan | None] = [None] * ARROWS
+        self.started = [False] * ARROWS  # the arrow's first camel was placed
+        self.camels: dict[int, int] = {}  # edge -> caravan id when placed
+        # Vertices two or more camel paths touch (derived from `camels`; kept for scoring,
+        # which is asked for on every prompt).
+        self.doubles: frozenset[int] = frozenset()
+        self.built = False  # the active seat built a settlement or a city this turn
+        self.voted = -1  # the turn whose vote was held
+        self.options: tuple[int, ...] = ()  # the open vote's legal (caravan, edge) pairs, flat
+        self.votes: list[int] = []  # per seat; -1: not yet bid
+        self.choices: list[int] = []  # per seat, flat (caravan, edge); -1 -1: none (yet)
+        self.first = NO_ONE  # Catan for Two: the caravan the first camel went to
+        self.second = NO_ONE  # Catan for Two: who places the second camel
+
+    def copy(self) -> CaravanState:
+        c = CaravanState()
+        c.caravans = [None if k is None else Caravan(k.edges[:], k.head) for k in self.caravans]
+        c.started = self.started[:]
+        c.camels = dict(self.camels)
+        c.doubles = self.doubles
+        c.built = self.built
+        c.voted = self.voted
+        c.options = self.options
+        c.votes = self.votes[:]
+        c.choices = self.choices[:]
+        c.first = self.first
+        c.second = self.second
+        return c
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "caravans": [None if k is None else [k.edges, k.head] for k in self.caravans],
+            "started": self.started,
+            "camels": [[e, c] for e, c in sorted(self.camels.items())],
+            "doubles": sorted(self.doubles),
+            "built": self.built, "voted": self.voted, "options": list(self.options),
+            "votes": self.votes, "choices": self.choices, "first": self.first,
+            "second": self.second,
+        }
+
+    @staticmethod
+    def load(d: dict[str, Any]) -> CaravanState:
+        c = CaravanState()
+        c.caravans = [None if k is None else Caravan(list(k[0]), int(k[1])) for k in d["caravans"]]
+        c.started = [bool(b) for b in d["started"]]
+        c.camels = {int(e): int(k) for e, k in d["camels"]}
+        c.doubles = frozenset(int(v) for v in d["doubles"])
+        c.built = bool(d["built"])
+        c.voted = int(d["voted"])
+        c.options = tuple(d["options"])
+        c.votes = list(d["votes"])
+        c.choices = list(d["choices"])
+        c.first = int(d["first"])
+        c.second = int(d["second"])
+        return c
+
+
+def ext(state: State) -> CaravanState:
+    x: CaravanState = state.ext[EXT]
+    return x
+
+
+def pairs(flat: tuple[int, ...] | list[int]) -> list[tuple[int, int]]:
+    return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]

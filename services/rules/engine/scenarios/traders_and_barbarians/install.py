@@ -1,0 +1,194 @@
+"""How the scenario changes the base rules (docs/rules/traders-and-barbarians.md §10): its
+terrains and deck, settlement-then-city set-up, the wagon, gold, barbarians instead of the
+robber, no Longest Road, and its victory points and target."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.commands import BuyDevelopmentCard, Command, EndTurn, PlayKnight
+from events.events import DiceRolled, Event, SettlementBuilt, TurnEnded
+from events.traders_and_barbarians import (
+    BarbarianDriveOffTried,
+    BarbarianMovedOnPath,
+    CommodityDelivered,
+    CommodityDrawn,
+    EndWagonMovement,
+    MoveBarbarianOnPath,
+    MovementPointsBought,
+    MoveWagon,
+    PayGrainForMovement,
+    PlaySwiftJourney,
+    SecondMovementStarted,
+    SwiftJourneyPlayed,
+    TraderBoughtResource,
+    TraderBuyResource,
+    TraderCardBought,
+    TraderSellResource,
+    TraderSoldResource,
+    TryDriveOff,
+    UpgradeWagon,
+    WagonMoved,
+    WagonMovementStarted,
+    WagonUpgraded,
+)
+from services.rules.engine.base import scoring
+from services.rules.engine.base.building import setup_round
+from services.rules.engine.base.turn import base_roll
+from services.rules.engine.chance import DICE_OUTCOMES, Dealer
+from services.rules.engine.ruleset import SetupRound
+from services.rules.engine.scenarios.traders_and_barbarians import (
+    barbarians,
+    board,
+    cards,
+    gold,
+    gold_trades,
+    prompts,
+    two_player,
+    wagon,
+)
+from services.rules.engine.scenarios.traders_and_barbarians.common import (
+    BARBARIAN,
+    EXT,
+    WAGON,
+    TradersState,
+    init,
+    tb,
+)
+from services.rules.engine.scenarios.traders_and_barbarians.data import (
+    COMMODITIES,
+    SWIFT_COPIES,
+    TARGET,
+    TRADE_HEXES,
+    P,
+    card,
+)
+from services.rules.engine.state import MAIN, SETUP, Rules, State
+
+# A 2 or a 12 is thrown again until another total comes up (`roll.reroll`): the total that
+# stands is exactly a throw of two dice conditioned on being neither, so it is drawn as one
+# chance point with those two faces weighted 0 (a Decision: one recorded draw per roll keeps
+# every turn's chance finite for `chance_outcomes`).
+REROLL_WEIGHTS = tuple(0 if a + b in (2, 12) else 1 for a, b in DICE_OUTCOMES)
+
+
+def roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
+    d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, REROLL_WEIGHTS)
+    return [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls),
+            *state.rules.resolve_dice(state, seat, d1, d2, dealer)]
+
+
+def vp_bonus(state: State, seat: int, public: bool) -> int:
+    """Delivered commodities (1 each) and wagon card 5 (`wagon.card_vp`); both public."""
+    t = tb(state)
+    return sum(t.delivered[seat]) + card(t.level[seat]).vp
+
+
+def wagon_phase_refusal(state: State, command: Command) -> str | None:
+    """Trading and building are over once the wagon part of the turn has begun."""
+    if state.phase == WAGON and type(command) in state.rules.phase_commands.get(MAIN, ()):
+        return P + "wagon.phase"
+    return None
+
+
+def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+    """Everything of the scenario is public (chance-and-hidden-information.md §14.10)."""
+    t = tb(state)
+    return {
+        "gold": t.gold[:],
+        "wagons": t.wagon[:],
+        "levels": t.level[:],
+        "cargo": t.cargo[:],
+        "delivered": [dict(zip(COMMODITIES, d, strict=True)) for d in t.delivered],
+        "stacks": {k: dict(zip(COMMODITIES, s, strict=True))
+                   for k, s in zip(TRADE_HEXES, t.stacks, strict=True)},
+        "barbarians": t.barbarians[:],
+        "movement_points": t.mp if t.moving else 0,
+        "moving": t.moving,
+        "grain_paid": t.grain_paid,
+        "gold_buys": t.buys,
+        "trade_gold": t.trade_gold[:] if state.trade is not None else None,
+    }
+
+
+def wrap_setup_city(rules: Rules) -> None:
+    """The wagon starts on the set-up city (`setup.wagon`)."""
+    built = rules.evolvers[SettlementBuilt]
+
+    def evolve(state: State, e: SettlementBuilt) -> None:
+        if state.phase == SETUP and setup_round(state).piece == "city":
+            tb(state).wagon[e.seat] = e.vertex
+        two_player.record_built(state, e)
+        built(state, e)
+
+    rules.evolve_with(SettlementBuilt, evolve)
+
+
+def wrap_turn_end(rules: Rules) -> None:
+    ended = rules.evolvers[TurnEnded]
+
+    def evolve(state: State, e: TurnEnded) -> None:
+        ended(state, e)
+        tb(state).new_turn()
+
+    rules.evolve_with(TurnEnded, evolve)
+
+
+def install(rules: Rules, params: Any) -> None:
+    vocab = rules.vocab
+    for terrain in TRADE_HEXES:
+        vocab.add_terrain(terrain)  # produces nothing
+    cards.install_deck(vocab, SWIFT_COPIES)
+    rules.base_target = TARGET
+    rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
+    rules.ext(EXT, init, TradersState.copy, TradersState.dump, TradersState.load)
+    rules.view_ext[EXT] = view_ext
+    if rules.roll is base_roll:  # Event Cards draws a card instead, whatever the order
+        rules.roll = roll
+    rules.seven_stage = barbarians.seven_stage
+    # No Longest Road (`road.no_longest`).
+    rules.longest_road = False
+    rules.settlement_blocked.append(board.settlement_blocked)
+    rules.road_blocked.append(board.road_blocked)
+    rules.vp_bonus.append(vp_bonus)
+    rules.extra_options.append(prompts.main_options)
+    rules.phase_refusal.append(wagon_phase_refusal)
+
+    rules.handle(MoveWagon, wagon.move_wagon)
+    rules.handle(PayGrainForMovement, wagon.pay_grain)
+    rules.handle(EndWagonMovement, wagon.end_movement)
+    rules.handle(UpgradeWagon, wagon.upgrade)
+    rules.handle(TryDriveOff, barbarians.try_drive_off)
+    rules.handle(MoveBarbarianOnPath, barbarians.move_barbarian)
+    rules.handle(TraderBuyResource, gold.buy)
+    rules.handle(TraderSellResource, gold.sell)
+    rules.handle(BuyDevelopmentCard, cards.buy)
+    rules.handle(PlaySwiftJourney, cards.play_swift)
+    wagon_commands = (MoveWagon, PayGrainForMovement, TryDriveOff, PlaySwiftJourney)
+    rules.allow(MAIN, *wagon_commands, UpgradeWagon, TraderBuyResource, TraderSellResource)
+    rules.allow(WAGON, *wagon_commands, EndWagonMovement, PlayKnight, EndTurn)
+    rules.allow(BARBARIAN, MoveBarbarianOnPath)
+    rules.prompters[WAGON] = prompts.prompt_wagon
+    rules.prompters[BARBARIAN] = prompts.prompt_barbarian
+
+    rules.evolve_with(WagonMovementStarted, wagon.evolve_started)
+    rules.evolve_with(WagonMoved, wagon.evolve_moved)
+    rules.evolve_with(MovementPointsBought, wagon.evolve_points)
+    rules.evolve_with(SecondMovementStarted, wagon.evolve_second)
+    rules.evolve_with(CommodityDelivered, wagon.evolve_delivered)
+    rules.evolve_with(CommodityDrawn, wagon.evolve_drawn)
+    rules.evolve_with(WagonUpgraded, wagon.evolve_upgraded)
+    rules.evolve_with(BarbarianDriveOffTried, barbarians.evolve_tried)
+    rules.evolve_with(BarbarianMovedOnPath, barbarians.evolve_moved)
+    rules.evolve_with(TraderBoughtResource, gold.evolve_bought)
+    rules.evolve_with(TraderSoldResource, gold.evolve_sold)
+    rules.evolve_with(TraderCardBought, cards.evolve_bought)
+    rules.evolve_with(SwiftJourneyPlayed, cards.evolve_swift)
+    rules.redactors[TraderCardBought] = cards.redact_bought
+    barbarians.wrap_knight(rules)
+    wrap_setup_city(rules)
+    wrap_turn_end(rules)
+    two_player.install(rules)
+    gold_trades.install(rules)
+    # Points this scenario adds are checked for victory like a build.
+    rules.derive((CommodityDelivered, WagonUpgraded, TraderCardBought), scoring.derive_victory)

@@ -1,0 +1,150 @@
+"""The chat adapter's platform-neutral part on a fake platform and a fake gateway (no
+network): short text moves, the lobby's replies, hands only in private, deadline warnings."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from services.chat.gateway_client import GatewayClient
+from services.chat.moves import MoveError, describe, parse
+from services.chat.tables import ChatGame, ChatTables, Player, Settings, prompt_text
+
+Json = dict[str, Any]
+
+SETUP = {"seat": 0, "stage": "setup_road", "default": {"type": "PlaceRoad", "seat": 0, "edge": 3},
+         "options": [{"type": "PlaceRoad", "seat": 0, "edge": 3},
+                     {"type": "PlaceRoad", "seat": 0, "edge": 7}]}
+MAIN = {"seat": 0, "stage": "main", "default": {"type": "EndTurn", "seat": 0},
+        "options": [{"type": "EndTurn", "seat": 0},
+                    {"type": "BuildRoad", "seat": 0, "edge": 12},
+                    {"type": "MoveRobber", "seat": 0, "hex": 4, "victim": 2},
+                    {"type": "MaritimeTrade", "seat": 0, "give": "grain", "get": "ore"}]}
+
+
+def test_text_moves_become_the_prompts_options() -> None:
+    assert parse("road 7", SETUP, 0) == {"type": "PlaceRoad", "seat": 0, "edge": 7}
+    assert parse("road 12", MAIN, 0) == {"type": "BuildRoad", "seat": 0, "edge": 12}
+    assert parse("#3", MAIN, 0) == MAIN["options"][2]
+    assert parse("default", MAIN, 0) == {"type": "EndTurn", "seat": 0}
+    assert parse("trade grain for ore", MAIN, 0) == MAIN["options"][3]
+    assert parse("robber 4", MAIN, 0)["hex"] == 4
+    assert parse("discard brick=1 ore=2 ore", None, 1) == {
+        "type": "DiscardResources", "seat": 1, "resources": {"brick": 1, "ore": 3}}
+    for option in MAIN["options"] + SETUP["options"]:
+        prompt = SETUP if option["type"] == "PlaceRoad" else MAIN
+        assert parse(describe(option), prompt, 0) == option
+
+
+def test_a_move_the_prompt_does_not_offer_is_sent_as_written() -> None:
+    """The rules service judges it (and refuses it with its rule)."""
+    assert parse("city 0", SETUP, 0) == {"type": "BuildCity", "seat": 0, "vertex": 0}
+    assert parse("settle 5", SETUP, 0)["type"] == "PlaceSettlement"
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("fly 3", "is not a move"), ("road x", "edge: a number"), ("road", "usage: road E"),
+    ("#9", "#N: N from 1 to 4"), ("trade gold ore", "is not a resource"), ("", "empty"),
+])
+def test_bad_text_says_what_was_expected(text: str, error: str) -> None:
+    with pytest.raises(MoveError, match=error):
+        parse(text, MAIN, 0)
+
+
+def test_a_prompt_lists_its_moves_numbered() -> None:
+    text = prompt_text({"version": 9, "deadline": None, "prompt": MAIN})
+    assert "#2 road 12" in text
+    assert "#4 trade grain ore" in text
+
+
+class FakeChat:
+    def __init__(self) -> None:
+        self.room: list[tuple[str, str]] = []
+        self.private: list[tuple[str, str]] = []
+        self.pictures: list[str] = []
+
+    async def say(self, room: str, text: str) -> None:
+        self.room.append((room, text))
+
+    async def picture(self, room: str, png: bytes, name: str) -> None:
+        self.pictures.append(room)
+
+    async def whisper(self, user: str, text: str) -> None:
+        self.private.append((user, text))
+
+    def mention(self, user: str) -> str:
+        return f"<{user}>"
+
+
+VIEW = {"players": [{"hand": {"ore": 2, "wool": 1}, "dev_hand": {}, "vp": 2},
+                    {"hand": None, "dev_hand": None, "vp": None}]}
+
+
+class FakeGateway(GatewayClient):
+    def __init__(self, lines: list[Json]) -> None:
+        super().__init__("http://gateway.invalid")
+        self.script = lines
+        self.sent: list[Json] = []
+
+    async def create(self, seats: int, modules: list[Json], deadline_ms: int) -> Json:
+        return {"table": {"id": "t-1"}, "owner_token": "owner"}
+
+    async def join(self, table: str, name: str) -> Json:
+        return {"seat": 0, "token": "seat-0"}
+
+    async def lines(self, table: str, token: str = "", views: bool = False
+                    ) -> AsyncIterator[Json]:
+        for line in self.script:
+            yield line
+
+    async def command(self, table: str, token: str, command: Json, version: int,
+                      command_id: str) -> Json:
+        self.sent.append(command)
+        return {"status": "rejected", "rule_id": "base.build.city", "message": "no settlement"}
+
+
+async def test_the_lobby_answers_and_a_refusal_names_its_rule() -> None:
+    chat = FakeChat()
+    tables = ChatTables(chat, FakeGateway([]))
+    await tables.on_message("!room", "@ann", "!catan new --variant victory-points:target=6", False)
+    assert "new table t-1" in chat.room[-1][1]
+    await tables.on_message("!room", "@ann", "!catan join", False)
+    assert chat.room[-1] == ("!room", "<@ann> sits at seat 0")
+    assert chat.private[-1][0] == "@ann"
+    await tables.on_message("!room", "@bob", "!roll", False)  # not seated: ignored
+    game = tables.games["!room"]
+    game.started = True
+    await tables.on_message("!room", "@ann", "!city 0", False)
+    assert "`city 0` refused: no settlement [base.build.city]" in chat.room[-1][1]
+    assert "!catan contest mx-" in chat.room[-1][1]
+
+
+async def test_hands_and_prompts_go_to_the_player_alone() -> None:
+    chat = FakeChat()
+    lines = [{"type": "gameFull", "version": 5, "view": VIEW},
+             {"type": "prompt", "version": 5, "deadline": None, "prompt": MAIN}]
+    tables = ChatTables(chat, FakeGateway(lines))
+    game = ChatGame(room="!room", table="t-1", owner="o", seats=2)
+    player = Player(user="@ann", seat=0, token="seat-0")
+    await tables.follow_seat(game, player)
+    assert [u for u, _ in chat.private] == ["@ann", "@ann"]
+    assert chat.private[0][1].startswith("✋ Your hand: 2 ore, 1 wool")
+    assert chat.private[1][1].startswith("🎯 Your move")
+    assert chat.room == []
+
+
+async def test_a_player_is_warned_before_the_default_move() -> None:
+    chat = FakeChat()
+    tables = ChatTables(chat, FakeGateway([]), Settings(warn_s=0.1))
+    game = ChatGame(room="!room", table="t-1", owner="o", seats=2, started=True)
+    player = Player(user="@ann", seat=0, token="t", prompt=MAIN, prompt_version=5)
+    await asyncio.wait_for(tables.warn(game, player, 5, int((time.time() + 0.3) * 1000)), 5)
+    assert chat.room == [("!room", "⏰ <@ann>: 0 s left, then the default move (`end`)")]
+    chat.room.clear()
+    player.prompt = None  # answered in time: no warning
+    await tables.warn(game, player, 5, int((time.time() + 0.3) * 1000))
+    assert chat.room == []

@@ -1,0 +1,3 @@
+"""The gateway tests' fixtures live in gateway_fixtures.py (tests/chat uses them too)."""
+
+from gateway_fixtures import gateway, services  # noqa: F401
