@@ -208,3 +208,15 @@ class Ruleset(Generic[ST]):
         self.dev_deck = self.vocab.dev_deck
         for kind in self.vocab.pieces.values():
             self.limits.setdefault(kind.name, kind.limit)
+
+
+def _same_class(cls: type, params: object) -> type:
+    return cls
+
+
+# Compiled, a plain class loses Generic's subscription, which the source uses at run time
+# (`class Harbormaster(Module[State, None])`, `state.Rules = Ruleset["State"]`): there,
+# `Module[...]` and `Ruleset[...]` give the class itself. Interpreted, Generic's stays.
+for _generic in (Module, Ruleset):
+    if not hasattr(_generic, "__class_getitem__"):
+        setattr(_generic, "__class_getitem__", classmethod(_same_class))  # noqa: B010

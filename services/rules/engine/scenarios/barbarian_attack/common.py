@@ -70,12 +70,16 @@ def geometry(board: Board) -> Geometry:
     return Geometry(board)
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
+                 "prisoner_throws", "dice", "card", "treason_left", "treason_used",
+                 "marching", "moved", "gold_buys")
+
+
 class AttackState:
     """The scenario's public state (`state.ext[EXT]`)."""
 
-    __slots__ = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
-                 "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys")
+    __slots__ = ATTACK_FIELDS
 
     def __init__(self, hexes: int, seats: int) -> None:
         self.barbarians = [0] * hexes  # per hex id (coastal hexes only ever hold any)
@@ -96,18 +100,18 @@ class AttackState:
 
     def copy(self) -> AttackState:
         a = AttackState.__new__(AttackState)
-        for name in AttackState.__slots__:
+        for name in ATTACK_FIELDS:
             value = getattr(self, name)
             setattr(a, name, value[:] if isinstance(value, list) else value)
         return a
 
     def dump(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in AttackState.__slots__}
+        return {name: getattr(self, name) for name in ATTACK_FIELDS}
 
     @staticmethod
     def load(d: dict[str, Any]) -> AttackState:
         a = AttackState.__new__(AttackState)
-        for name in AttackState.__slots__:
+        for name in ATTACK_FIELDS:
             value = d[name]
             setattr(a, name, list(value) if isinstance(value, list | tuple) else value)
         return a
