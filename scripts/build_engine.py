@@ -10,6 +10,11 @@ benchmarks/compiled.md for what is left before it can be the default.
     python scripts/build_engine.py            # compile (or fall back)
     python scripts/build_engine.py --require  # compile or fail (CI's compiled-build job)
     python scripts/build_engine.py --clean    # back to the interpreted engine
+    python scripts/build_engine.py --require --incremental  # while fixing the build: see below
+
+--incremental reuses the previous build (build/mypyc and the extension modules in the tree):
+only the modules whose generated C changed are compiled again, minutes less than a whole
+build; and a build that fails its check is kept (not replaced by the source) to be looked at.
 
 `services.rules.build` says which build a process runs and whether the compiled modules are
 older than their source (then tests stop and ask for a rebuild: a stale build would test old
@@ -91,6 +96,8 @@ def main() -> int:
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     parser.add_argument("--require", action="store_true",
                         help="fail instead of falling back to the interpreted engine")
+    parser.add_argument("--incremental", action="store_true",
+                        help="reuse the previous build; keep a build that fails its check")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1,
                         help="C compiler processes (default: the CPU count)")
     args = parser.parse_args()
@@ -111,19 +118,24 @@ def main() -> int:
         clean()
         print(f"engine: interpreted ({reason})")
         return 1 if args.require else 0
-    clean()
+    if not args.incremental:
+        clean()
     start = time.perf_counter()
     print("engine: compiling with mypyc (opt-in: HEXLOG_COMPILED=1) ...", flush=True)
     try:
         build(args.parallel)
     except (Exception, SystemExit) as e:  # a compiler error: keep the interpreted engine
-        clean()
+        if not args.incremental:
+            clean()
         print(f"engine: interpreted (the compiled build failed: {e})", file=sys.stderr)
         return 1 if args.require else 0
     check = subprocess.run([sys.executable, "-c", _CHECK], cwd=ROOT, capture_output=True,
                            text=True)
     if check.returncode != 0:
-        clean()
+        if args.incremental:
+            print(check.stderr, file=sys.stderr)
+        else:
+            clean()
         last = (check.stderr.strip().splitlines() or ["?"])[-1]
         print(f"engine: interpreted (the compiled build does not run: {last})", file=sys.stderr)
         return 1 if args.require else 0

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.board import Board
 from services.rules.engine.ruleset import Ruleset
 
@@ -49,6 +51,8 @@ PLAYER_FIELDS = (
     )
 
 
+# Copies start from `Player.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class Player:
     __slots__ = PLAYER_FIELDS
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, cast, get_args
 
+from mypy_extensions import mypyc_attr
+
 from events.event_cards import EventName
 from events.events import Event
 from services.rules.engine.state import NO_ONE, State
@@ -98,6 +100,8 @@ EVENT_FIELDS = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waitin
                  "damaged", "epidemic")
 
 
+# Copies start from `EventState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class EventState:
     """Public state of the variant. `choices` holds the private answers of a simultaneous stage
     (like a hand: in the state, hidden by `view`) until the stage resolves."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.state import State
@@ -76,6 +78,8 @@ ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "
                  "marching", "moved", "gold_buys")
 
 
+# Copies start from `AttackState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class AttackState:
     """The scenario's public state (`state.ext[EXT]`)."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.rules import register
 from services.rules.engine.state import NO_ONE, State
 
@@ -68,6 +70,8 @@ OIL_FIELDS = ("oil", "marker", "sequestered", "removed", "champion", "destroyed"
                  "springs")
 
 
+# Copies start from `OilState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class OilState:
     """Public module state. The oil supply is the bank's oil entry; oil in hands is the
     hands' oil entry (vocab index `oil`)."""

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from events.rivers import GoldTradeOffered
 from services.rules.engine.board import Board
@@ -65,6 +66,8 @@ register({
 })
 
 
+# Copies start from `RiversState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class RiversState:
     """Public module state: gold, the turn's purchases, the places already paid in gold, the
     open trade with gold, and the neutral bridge owed (Catan for Two)."""

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from events.events import GameCreated
 from services.rules.engine.board import Board
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
@@ -38,6 +40,8 @@ TRADERS_FIELDS = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "bar
                   "trade_gold")
 
 
+# Copies start from `TradersState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class TradersState:
     """Per-seat gold, wagons and commodities; the stacks; the barbarians; the turn's wagon."""
 

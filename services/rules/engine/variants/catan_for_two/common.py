@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.rules import register
 from services.rules.engine.state import MAIN, NO_ONE, State
 
@@ -47,6 +49,8 @@ TWO_FIELDS = ("tokens", "supply", "step", "first", "action_used", "knight_used",
                  "resume", "victim", "trades")
 
 
+# Copies start from `TwoState.__new__`, without __init__ (compiled: serializable=True).
+@mypyc_attr(serializable=True)
 class TwoState:
     """Public module state: tokens, the turn's roll step and flags, the owed neutral piece."""
 
