@@ -51,7 +51,10 @@ PLAYER_FIELDS = (
     )
 
 
-# Copies start from `Player.__new__`, without __init__ (compiled: serializable=True).
+# Copies start from `Player.__new__`, without __init__: compiled, that takes
+# serializable=True (a native `__new__` calls `__init__`). Only compiled code (the engine)
+# constructs players: with this mypyc, a serializable class constructed from interpreted code
+# does not run its `__init__`.
 @mypyc_attr(serializable=True)
 class Player:
     __slots__ = PLAYER_FIELDS

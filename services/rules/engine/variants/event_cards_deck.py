@@ -100,8 +100,11 @@ EVENT_FIELDS = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waitin
                  "damaged", "epidemic")
 
 
-# Copies start from `EventState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `EventState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EventState:
     """Public state of the variant. `choices` holds the private answers of a simultaneous stage
     (like a hand: in the state, hidden by `view`) until the stage resolves."""

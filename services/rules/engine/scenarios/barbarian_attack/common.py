@@ -78,8 +78,11 @@ ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "
                  "marching", "moved", "gold_buys")
 
 
-# Copies start from `AttackState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `AttackState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AttackState:
     """The scenario's public state (`state.ext[EXT]`)."""
 

@@ -76,8 +76,11 @@ class Waters:
         self.fishing_vertices = frozenset(lake_vertices).union(*(vs for _, _, vs in grounds))
 
 
-# Copies start from `FishState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `FishState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FishState:
     """The fish of a game. Token counts are kept by kind (index 0 the boot, 1-3 the fish on
     a token): the supply (face down), the spent pile (face up) and each seat's hand (hidden

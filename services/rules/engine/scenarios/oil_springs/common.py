@@ -70,8 +70,11 @@ OIL_FIELDS = ("oil", "marker", "sequestered", "removed", "champion", "destroyed"
                  "springs")
 
 
-# Copies start from `OilState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `OilState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OilState:
     """Public module state. The oil supply is the bank's oil entry; oil in hands is the
     hands' oil entry (vocab index `oil`)."""

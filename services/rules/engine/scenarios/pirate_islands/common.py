@@ -104,8 +104,11 @@ def _lane_distance(board: Board, lanes: frozenset[int], target: int) -> dict[int
     return dist
 
 
-# Copies start from `PirateState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `PirateState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PirateState:
     """The scenario's public state (state.ext[EXT]).
 

@@ -40,8 +40,11 @@ TRADERS_FIELDS = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "bar
                   "trade_gold")
 
 
-# Copies start from `TradersState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `TradersState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TradersState:
     """Per-seat gold, wagons and commodities; the stacks; the barbarians; the turn's wagon."""
 

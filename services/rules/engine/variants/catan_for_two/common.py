@@ -49,8 +49,11 @@ TWO_FIELDS = ("tokens", "supply", "step", "first", "action_used", "knight_used",
                  "resume", "victim", "trades")
 
 
-# Copies start from `TwoState.__new__`, without __init__ (compiled: serializable=True).
-@mypyc_attr(serializable=True)
+# Copies start from `TwoState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TwoState:
     """Public module state: tokens, the turn's roll step and flags, the owed neutral piece."""
 
