@@ -49,7 +49,10 @@ def stale() -> list[str]:
         if path.suffix == ".py" and path.name != "__init__.py":  # packages stay Python
             sources[path.with_suffix("")] = path.stat().st_mtime
         elif path.name.endswith(_SUFFIXES):
-            built[path.parent / path.name.split(".")[0]] = path.stat().st_mtime
+            # A module's build is its small `<module>.so` and its library `<module>__mypyc.so`:
+            # an incremental build may remake only the library, so the newer of the two counts.
+            module = path.parent / path.name.split(".")[0].removesuffix("__mypyc")
+            built[module] = max(built.get(module, 0.0), path.stat().st_mtime)
     if not built:
         return []
     return sorted(str(p.relative_to(ENGINE_DIR)) + ".py" for p, t in sources.items()
