@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from services.rules.build import ENGINE_DIR, compiled_files  # noqa: E402
+from services.rules.build import ENGINE_DIR, compiled_files, stays_python  # noqa: E402
 
 BUILD_DIR = ROOT / "build" / "mypyc"
 
@@ -65,11 +65,16 @@ def build(parallel: int) -> None:
     from setuptools import Distribution  # type: ignore[import-untyped]
 
     os.chdir(ROOT)  # mypyc and the extension names work with paths relative to the root
+    for path in compiled_files():  # an earlier build's modules that now stay Python
+        source = path.parent / (path.name.split(".")[0].removesuffix("__mypyc") + ".py")
+        if source.exists() and stays_python(source):
+            path.unlink()
     extensions = mypycify(
         engine_sources(),  # mypy options: pyproject.toml (the cwd)
         # Packages stay Python: a compiled __init__ imports its submodules before the package
         # has a __path__, and a submodule's library then re-imports the package (a cycle).
-        only_compile_paths=[p for p in engine_sources() if not p.endswith("__init__.py")],
+        # Modules defining msgspec Structs stay Python too (services/rules/build.py).
+        only_compile_paths=[p for p in engine_sources() if not stays_python(ROOT / p)],
         opt_level=os.environ.get("HEXLOG_COMPILE_OPT", "3"),
         separate=True,  # one library per module: see services/rules/build.py
         target_dir=str(BUILD_DIR),

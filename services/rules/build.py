@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import re
 import sys
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
@@ -24,6 +25,18 @@ ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 # editable install does not put on sys.path.)
 _PACKAGE_LIB = ENGINE_DIR.parent / "engine__mypyc"
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+# A module defining a msgspec Struct stays Python: mypyc drops the class keywords
+# (`forbid_unknown_fields=True`, `frozen=True`) and turns annotations it cannot express
+# (`Literal[...]`, `X | None`, `tuple[...]`) into `type`, so the Struct would accept and reject
+# the wrong parameters. (Packages, `__init__.py`, stay Python too: scripts/build_engine.py.)
+_STRUCT = re.compile(r"^class \w+\((msgspec\.)?Struct\b", re.MULTILINE)
+
+
+def stays_python(path: Path) -> bool:
+    """Whether this engine module is left out of the compiled build."""
+    return path.name == "__init__.py" or bool(_STRUCT.search(path.read_text(encoding="utf-8")))
 
 
 def compiled_files() -> list[Path]:
@@ -46,7 +59,7 @@ def stale() -> list[str]:
     sources: dict[Path, float] = {}
     built: dict[Path, float] = {}
     for path in ENGINE_DIR.rglob("*"):
-        if path.suffix == ".py" and path.name != "__init__.py":  # packages stay Python
+        if path.suffix == ".py" and not stays_python(path):
             sources[path.with_suffix("")] = path.stat().st_mtime
         elif path.name.endswith(_SUFFIXES):
             # A module's build is its small `<module>.so` and its library `<module>__mypyc.so`:
