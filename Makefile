@@ -24,18 +24,19 @@ test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
 
-# The engine compiled with mypyc (opt-in for now: HEXLOG_COMPILED=1 make engine; a build that does
-# not import and play is discarded), or back to the Python source. A compiled build older than the
-# source is not used. Status and what is left: benchmarks/compiled.md.
+# The engine compiled with mypyc (opt-in: HEXLOG_COMPILED=1 make engine, minutes of C compiling;
+# a build that does not import and play is discarded), or back to the Python source. A compiled
+# build older than the source is not used. Status and what is left: benchmarks/compiled.md.
 engine: $(STAMP)
 	$(BIN)/python scripts/build_engine.py
 
 interpreted: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --clean
 
-# The compiled-build job CI is meant to run once the build works (not in .ci/run yet): the tests (rules, golden logs, frozen corpus, variants,
-# scenarios, hooks) against the compiled engine, and the test that both builds play the same
-# games event for event. The rest of the suite (Redis, CLI, service) does not change with it.
+# CI's compiled-engine pass (.ci/run, after the interpreted suite): the tests (rules, golden
+# logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
+# both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
+# does not change with it.
 ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
