@@ -59,7 +59,7 @@ def stale() -> list[str]:
     sources: dict[Path, float] = {}
     built: dict[Path, float] = {}
     for path in ENGINE_DIR.rglob("*"):
-        if path.suffix == ".py" and not stays_python(path):
+        if path.suffix == ".py":
             sources[path.with_suffix("")] = path.stat().st_mtime
         elif path.name.endswith(_SUFFIXES):
             # A module's build is its small `<module>.so` and its library `<module>__mypyc.so`:
@@ -67,9 +67,9 @@ def stale() -> list[str]:
             module = path.parent / path.name.split(".")[0].removesuffix("__mypyc")
             built[module] = max(built.get(module, 0.0), path.stat().st_mtime)
     if not built:
-        return []
+        return []  # the usual case: nothing compiled, no source file read
     return sorted(str(p.relative_to(ENGINE_DIR)) + ".py" for p, t in sources.items()
-                  if built.get(p, -1.0) < t)
+                  if built.get(p, -1.0) < t and not stays_python(p.with_suffix(".py")))
 
 
 class _SourceOnly(MetaPathFinder):
