@@ -6,12 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament test test-cluster lint bench clean
+.PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python scripts/build_engine.py
 	touch $(STAMP)
 	@echo "hexlog is installed in $(BIN)/: run 'source $(BIN)/activate' to put it on your PATH"
 
@@ -22,6 +23,24 @@ tournament: $(STAMP)
 test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest
+
+# The engine compiled with mypyc (opt-in: HEXLOG_COMPILED=1 make engine, minutes of C compiling;
+# a build that does not import and play is discarded), or back to the Python source. A compiled
+# build older than the source is not used. Status and what is left: benchmarks/compiled.md.
+engine: $(STAMP)
+	$(BIN)/python scripts/build_engine.py
+
+interpreted: $(STAMP)
+	$(BIN)/python scripts/build_engine.py --clean
+
+# CI's compiled-engine pass (.ci/run, after the interpreted suite): the tests (rules, golden
+# logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
+# both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
+# does not change with it.
+ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
+test-compiled: $(STAMP)
+	$(BIN)/python scripts/build_engine.py --require
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS)
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders
@@ -40,4 +59,5 @@ bench: $(STAMP)
 	$(BIN)/hexlog bench e2e --games 32 --concurrency 32
 
 clean:
-	rm -rf $(VENV) .hexlog
+	rm -rf $(VENV) .hexlog build
+	-python3 scripts/build_engine.py --clean

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -48,16 +49,29 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "single_server: about one embedded server (not collected with --cluster)")
     config.addinivalue_line(
         "markers", "cluster_only: about a Redis Cluster (collected only with --cluster)")
+    config.addinivalue_line(
+        "markers", "compiled_only: compares the compiled engine with the source (collected "
+                   "only when the engine is compiled, or HEXLOG_REQUIRE_COMPILED=1)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests for the other kind of server are deselected, not skipped: each pass of CI runs
     every test it collects, and a skip there would hide a test that never ran."""
-    other = "single_server" if config.getoption("--cluster") else "cluster_only"
-    deselected = [item for item in items if item.get_closest_marker(other)]
+    others = ["single_server" if config.getoption("--cluster") else "cluster_only"]
+    if not compiled_engine():
+        others.append("compiled_only")
+    deselected = [item for item in items
+                  if any(item.get_closest_marker(other) for other in others)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
-        items[:] = [item for item in items if not item.get_closest_marker(other)]
+        items[:] = [item for item in items if item not in deselected]
+
+
+def compiled_engine() -> bool:
+    """Whether this run has a compiled engine to compare (CI's compiled pass requires one)."""
+    from services.rules.build import engine_build
+
+    return engine_build() == "compiled" or os.environ.get("HEXLOG_REQUIRE_COMPILED") == "1"
 
 
 def cluster_masters(config: pytest.Config) -> int:

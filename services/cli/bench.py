@@ -10,6 +10,7 @@ from typing import Any
 from bots.local import play
 from bots.random_bot import RandomBot
 from events.events import ModuleSpec
+from services.rules.build import engine_build
 from services.rules.engine import new_game
 from services.rules.engine.chance import SeededDealer
 
@@ -46,6 +47,7 @@ def bench_engine(
     elapsed = time.perf_counter() - start
     return {
         "ruleset": ruleset,
+        "build": engine_build(),  # "compiled" (mypyc) or "interpreted"
         "variants": [v.name for v in variants],
         "games": games,
         "games_per_s": games / elapsed,
@@ -72,6 +74,7 @@ def format_engine(result: dict[str, Any]) -> str:
         [
             f"engine benchmark: ruleset {result['ruleset']} ({names}), {result['games']} games, "
             f"random bots, in-process",
+            f"  engine build       {result['build']:>10}  (scripts/build_engine.py)",
             f"  games/s            {result['games_per_s']:10.1f}",
             f"  decisions/s        {result['decisions_per_s']:10.0f}",
             f"  events/s           {result['events_per_s']:10.0f}",

@@ -17,6 +17,7 @@ from events.commands import Command
 from events.events import ModuleSpec, TradeCompleted, TradeProposed
 from events.prompts import Prompt, View
 from services.cli.bench import peak_rss_mb
+from services.rules.build import engine_build
 from services.rules.engine import initial_state, new_game
 from services.rules.engine.chance import SeededDealer
 
@@ -93,6 +94,7 @@ def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
     return {
         "games": games, "playouts_per_decision": playouts, "view_only": view_only,
         "ruleset": ruleset, "variants": [v.name for v in variants],
+        "build": engine_build(),  # "compiled" (mypyc) or "interpreted"
         "search_wins": wins,
         "offers": offers, "offers_completed": deals,
         "decisions": len(times), "searched_decisions": len(searched),
@@ -114,7 +116,8 @@ def format_search(r: dict[str, Any]) -> str:
     return "\n".join([
         f"search bot ({r['ruleset']}{''.join(' +' + v for v in r['variants'] if v != r['ruleset'])}), "
         f"{r['playouts_per_decision']} playouts per decision, {mode}: "
-        f"{r['games']} games vs 3 heuristic bots, won {r['search_wins']}",
+        f"{r['games']} games vs 3 heuristic bots, won {r['search_wins']}; "
+        f"engine build {r['build']}",
         f"  decisions {r['decisions']}: median {r['decision_ms_median']:.2f} ms, "
         f"p99 {r['decision_ms_p99']:.1f} ms",
         f"  searched  {r['searched_decisions']}: median {r['searched_ms_median']:.1f} ms, "

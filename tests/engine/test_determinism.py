@@ -16,7 +16,14 @@ from events.events import DiceRolled, Event, GameCreated
 from services.rules.engine import decide, evolve, initial_state, pending
 from services.rules.engine.chance import DICE_OUTCOMES, SeededDealer
 from services.rules.engine.rules import Rejected
-from services.rules.engine.state import State
+from services.rules.engine.state import (
+    PLAYER_FIELDS,
+    STATE_FIELDS,
+    TRADE_FIELDS,
+    Player,
+    State,
+    Trade,
+)
 
 GAMES = [
     (4, ("random", "random", "random", "random"), b"det-1"),
@@ -105,11 +112,15 @@ def mutate_everything(state: State) -> None:
         elif isinstance(x, tuple):
             for y in x:
                 poke(y)
+        elif type(x) in fields:  # the compiled engine's classes have no __slots__ to read
+            for name in fields[type(x)]:
+                poke(getattr(x, name))
         elif hasattr(x, "__slots__") and not isinstance(x, (int, str)):
-            for name in x.__slots__:  # type: ignore[attr-defined]
+            for name in x.__slots__:
                 poke(getattr(x, name))
 
-    for name in State.__slots__:
+    fields: dict[type, tuple[str, ...]] = {Player: PLAYER_FIELDS, Trade: TRADE_FIELDS}
+    for name in STATE_FIELDS:
         if name not in ("rules", "board"):
             poke(getattr(state, name))
 

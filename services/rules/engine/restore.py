@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.engine.state import Player, State, Trade
+from services.rules.engine.state import PLAYER_FIELDS, Player, State, Trade
 
 _TUPLES = ("names", "setup_order")
 
@@ -30,7 +30,7 @@ def restore(state: State, d: dict[str, Any]) -> State:
 
 def _player(d: dict[str, Any]) -> Player:
     p = Player(d["seat"])
-    for name in Player.__slots__:
+    for name in PLAYER_FIELDS:
         if name not in d:
             continue  # a snapshot of an older build (module pieces: none)
         value = d[name]

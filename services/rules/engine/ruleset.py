@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar as DefaultTypeVar
 
 from events.commands import Command
@@ -58,6 +59,9 @@ class SetupRound:
 BASE_SETUP = (SetupRound(), SetupRound(resources=True))
 
 
+# Not a compiled (native) class: modules re-declare its class attributes with narrower types
+# (`seats = (2,)`, `advice = ADVICE`), which only a plain Python class allows.
+@mypyc_attr(native_class=False)
 class Module(Generic[MS, P]):
     """A rule module: a variant, a scenario or a table rule. Subclasses set the class
     attributes and implement `install`; everything the module is lives with it: its rules
@@ -96,6 +100,9 @@ def _unset(*args: object) -> Any:
     raise NotImplementedError("hook not installed")
 
 
+# A plain class too when compiled: a native generic dataclass fails at import on Python 3.11
+# ("attribute '__dict__' of 'type' objects is not writable").
+@mypyc_attr(native_class=False)
 @dataclass
 class Ruleset(Generic[ST]):
     name: str
@@ -201,3 +208,15 @@ class Ruleset(Generic[ST]):
         self.dev_deck = self.vocab.dev_deck
         for kind in self.vocab.pieces.values():
             self.limits.setdefault(kind.name, kind.limit)
+
+
+def _same_class(cls: type, params: object) -> type:
+    return cls
+
+
+# Compiled, a plain class loses Generic's subscription, which the source uses at run time
+# (`class Harbormaster(Module[State, None])`, `state.Rules = Ruleset["State"]`): there,
+# `Module[...]` and `Ruleset[...]` give the class itself. Interpreted, Generic's stays.
+for _generic in (Module, Ruleset):
+    if not hasattr(_generic, "__class_getitem__"):
+        setattr(_generic, "__class_getitem__", classmethod(_same_class))  # noqa: B010

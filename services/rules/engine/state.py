@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.board import Board
 from services.rules.engine.ruleset import Ruleset
 
@@ -33,8 +35,8 @@ CITY = 2
 Rules = Ruleset["State"]  # the engine's rulesets: hooks typed against this State
 
 
-class Player:
-    __slots__ = (
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+PLAYER_FIELDS = (
         "seat",
         "hand",
         "dev",
@@ -47,6 +49,15 @@ class Player:
         "road_length",
         "pieces",
     )
+
+
+# Copies start from `Player.__new__`, without __init__: compiled, that takes
+# serializable=True (a native `__new__` calls `__init__`). Only compiled code (the engine)
+# constructs players: with this mypyc, a serializable class constructed from interpreted code
+# does not run its `__init__`.
+@mypyc_attr(serializable=True)
+class Player:
+    __slots__ = PLAYER_FIELDS
 
     def __init__(self, seat: int, resources: int = 5, cards: int = 5) -> None:
         self.seat = seat
@@ -84,6 +95,10 @@ class Player:
         return sum(self.hand)
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+TRADE_FIELDS = ("proposer", "give", "get", "to", "answers")
+
+
 class Trade:
     """An open domestic offer from the active seat (docs/rules/base.md §1.10).
 
@@ -91,7 +106,7 @@ class Trade:
     from the responder's side.
     """
 
-    __slots__ = ("proposer", "give", "get", "to", "answers")
+    __slots__ = TRADE_FIELDS
 
     def __init__(
         self, proposer: int, give: list[int], get: list[int], to: tuple[int, ...]
@@ -110,12 +125,8 @@ class Trade:
         return t
 
 
-class State:
-    """`n` seats take turns; `players` has one Player per seat, and a module may append
-    board-only owners after them (ids n, n+1, …: Catan for Two's neutrals) that never take
-    turns, hold cards or produce."""
-
-    __slots__ = (
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+STATE_FIELDS = (
         "rules",
         "board",
         "game_id",
@@ -154,6 +165,14 @@ class State:
         "turn_limit",
         "ext",
     )
+
+
+class State:
+    """`n` seats take turns; `players` has one Player per seat, and a module may append
+    board-only owners after them (ids n, n+1, …: Catan for Two's neutrals) that never take
+    turns, hold cards or produce."""
+
+    __slots__ = STATE_FIELDS
 
     # Annotations only (no class attributes): __slots__ holds the values.
     rules: Rules
@@ -251,14 +270,14 @@ class State:
 
         A deep copy: a snapshot taken before a move must not change with the state."""
         out: dict[str, Any] = {}
-        for name in State.__slots__:
+        for name in STATE_FIELDS:
             if name in ("rules", "board"):
                 continue
             value = getattr(self, name)
             if name == "players":
-                value = [{k: getattr(p, k) for k in Player.__slots__} for p in value]
+                value = [{k: getattr(p, k) for k in PLAYER_FIELDS} for p in value]
             elif name == "trade" and value is not None:
-                value = {k: getattr(value, k) for k in Trade.__slots__}
+                value = {k: getattr(value, k) for k in TRADE_FIELDS}
             elif name == "ext":
                 value = {k: self.rules.ext_to_dict[k](v) for k, v in value.items()}
             out[name] = value

@@ -77,7 +77,7 @@ from services.rules.engine.chance import Dealer
 from services.rules.engine.restore import restore
 from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Evolver, Module
-from services.rules.engine.state import Rules, State
+from services.rules.engine.state import STATE_FIELDS, Rules, State
 
 NAME = "undo"
 VOTE = "undo.vote"
@@ -347,7 +347,7 @@ def evolve_reverted(state: State, e: Reverted) -> None:
     log = undo_log(state)
     version = state.version
     rebuilt = rebuild(state, log, e.to_version)
-    for name in State.__slots__:
+    for name in STATE_FIELDS:
         if name not in ("rules", "board"):
             setattr(state, name, getattr(rebuilt, name))
     log.journal = [j for j in log.journal if j[0] <= e.to_version]

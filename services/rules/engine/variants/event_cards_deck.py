@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, cast, get_args
 
+from mypy_extensions import mypyc_attr
+
 from events.event_cards import EventName
 from events.events import Event
 from services.rules.engine.state import NO_ONE, State
@@ -93,12 +95,21 @@ def load_deck() -> Deck:
 DECK = load_deck()
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+EVENT_FIELDS = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waiting", "choices",
+                 "damaged", "epidemic")
+
+
+# Copies start from `EventState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EventState:
     """Public state of the variant. `choices` holds the private answers of a simultaneous stage
     (like a hand: in the state, hidden by `view`) until the stage resolves."""
 
-    __slots__ = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waiting", "choices",
-                 "damaged", "epidemic")
+    __slots__ = EVENT_FIELDS
 
     def __init__(self, per_cycle: int, seats: int) -> None:
         self.per_cycle = per_cycle  # cards drawn before the deck is rebuilt (31 with New Year)
@@ -129,7 +140,7 @@ class EventState:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data (snapshots); `choices` as [seat, value] pairs."""
-        out = {k: getattr(self, k) for k in EventState.__slots__ if k != "epidemic"}
+        out = {k: getattr(self, k) for k in EVENT_FIELDS if k != "epidemic"}
         out["drawn"] = self.drawn[:]
         out["waiting"] = self.waiting[:]
         out["damaged"] = self.damaged[:]

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from events.barbarian_attack import FOREIGN
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
@@ -72,12 +74,21 @@ def geometry(board: Board) -> Geometry:
     return Geometry(board)
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
+                 "prisoner_throws", "dice", "card", "treason_left", "treason_used",
+                 "marching", "moved", "gold_buys", "trade_gold", "foreign", "foreign_moved")
+
+
+# Copies start from `AttackState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AttackState:
     """The scenario's public state (`state.ext[EXT]`)."""
 
-    __slots__ = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
-                 "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys", "trade_gold", "foreign", "foreign_moved")
+    __slots__ = ATTACK_FIELDS
 
     def __init__(self, hexes: int, seats: int) -> None:
         self.barbarians = [0] * hexes  # per hex id (coastal hexes only ever hold any)
@@ -103,18 +114,18 @@ class AttackState:
 
     def copy(self) -> AttackState:
         a = AttackState.__new__(AttackState)
-        for name in AttackState.__slots__:
+        for name in ATTACK_FIELDS:
             value = getattr(self, name)
             setattr(a, name, value[:] if isinstance(value, list) else value)
         return a
 
     def dump(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in AttackState.__slots__}
+        return {name: getattr(self, name) for name in ATTACK_FIELDS}
 
     @staticmethod
     def load(d: dict[str, Any]) -> AttackState:
         a = AttackState.__new__(AttackState)
-        for name in AttackState.__slots__:
+        for name in ATTACK_FIELDS:
             value = d[name] if name in d else LATER_FIELDS[name]  # a dump made before it existed
             setattr(a, name, list(value) if isinstance(value, list | tuple) else value)
         return a

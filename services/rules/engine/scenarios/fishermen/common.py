@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from events.fishermen import FishAction
 from services.rules.engine.rules import register
 from services.rules.engine.state import MAIN, NO_ONE, State
@@ -74,6 +76,11 @@ class Waters:
         self.fishing_vertices = frozenset(lake_vertices).union(*(vs for _, _, vs in grounds))
 
 
+# Copies start from `FishState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FishState:
     """The fish of a game. Token counts are kept by kind (index 0 the boot, 1-3 the fish on
     a token): the supply (face down), the spent pile (face up) and each seat's hand (hidden

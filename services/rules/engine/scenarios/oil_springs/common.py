@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.rules import register
 from services.rules.engine.state import NO_ONE, State
 
@@ -62,13 +64,22 @@ register({
 })
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+OIL_FIELDS = ("oil", "marker", "sequestered", "removed", "champion", "destroyed",
+                 "metropolises", "used", "sequestered_now", "disasters", "pollutions", "mode",
+                 "springs")
+
+
+# Copies start from `OilState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OilState:
     """Public module state. The oil supply is the bank's oil entry; oil in hands is the
     hands' oil entry (vocab index `oil`)."""
 
-    __slots__ = ("oil", "marker", "sequestered", "removed", "champion", "destroyed",
-                 "metropolises", "used", "sequestered_now", "disasters", "pollutions", "mode",
-                 "springs")
+    __slots__ = OIL_FIELDS
 
     def __init__(self, seats: int, oil: int, springs: list[int], mode: str) -> None:
         self.oil = oil  # the resource index of oil
@@ -87,7 +98,7 @@ class OilState:
 
     def copy(self) -> OilState:
         t = OilState.__new__(OilState)
-        for name in OilState.__slots__:
+        for name in OIL_FIELDS:
             setattr(t, name, getattr(self, name))
         t.sequestered = self.sequestered[:]
         t.destroyed = self.destroyed[:]
@@ -95,14 +106,14 @@ class OilState:
         return t
 
     def dump(self) -> dict[str, Any]:
-        out = {name: getattr(self, name) for name in OilState.__slots__}
+        out = {name: getattr(self, name) for name in OIL_FIELDS}
         out["metropolises"] = {str(v): s for v, s in self.metropolises.items()}
         return out
 
     @staticmethod
     def load(d: dict[str, Any]) -> OilState:
         t = OilState.__new__(OilState)
-        for name in OilState.__slots__:
+        for name in OIL_FIELDS:
             setattr(t, name, d[name])
         t.sequestered = list(t.sequestered)
         t.destroyed = list(t.destroyed)

@@ -10,6 +10,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
@@ -102,6 +104,11 @@ def _lane_distance(board: Board, lanes: frozenset[int], target: int) -> dict[int
     return dist
 
 
+# Copies start from `PirateState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PirateState:
     """The scenario's public state (state.ext[EXT]).
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from events.rivers import GoldTradeOffered
 from services.rules.engine.board import Board
@@ -65,6 +66,11 @@ register({
 })
 
 
+# Copies start from `RiversState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RiversState:
     """Public module state: gold, the turn's purchases, the places already paid in gold, the
     open trade with gold, and the neutral bridge owed (Catan for Two)."""

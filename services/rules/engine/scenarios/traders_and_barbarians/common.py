@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from events.events import GameCreated
 from services.rules.engine.board import Board
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
@@ -31,12 +33,22 @@ BARBARIAN = "traders_and_barbarians.barbarian"  # a barbarian is to be relocated
 SEVEN, KNIGHT, DRIVE_OFF = "seven", "knight", "drive_off"
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+TRADERS_FIELDS = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
+                  "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
+                  "pending", "pending_barbarian", "resume", "draws", "throws", "built",
+                  "trade_gold")
+
+
+# Copies start from `TradersState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TradersState:
     """Per-seat gold, wagons and commodities; the stacks; the barbarians; the turn's wagon."""
 
-    __slots__ = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
-                 "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
-                 "pending", "pending_barbarian", "resume", "draws", "throws", "built", "trade_gold")
+    __slots__ = TRADERS_FIELDS
 
     def __init__(self, seats: int, barbarians: list[int]) -> None:
         self.gold = [START_GOLD] * seats
@@ -65,7 +77,7 @@ class TradersState:
 
     def copy(self) -> TradersState:
         t = TradersState.__new__(TradersState)
-        for name in TradersState.__slots__:
+        for name in TRADERS_FIELDS:
             value = getattr(self, name)
             if isinstance(value, list | tuple):
                 value = [v[:] if isinstance(v, list) else v for v in value]
@@ -75,13 +87,15 @@ class TradersState:
         return t
 
     def dump(self) -> dict[str, Any]:
-        return {name: getattr(self.copy(), name) for name in TradersState.__slots__}
+        return {name: getattr(self.copy(), name) for name in TRADERS_FIELDS}
 
     @staticmethod
     def load(data: dict[str, Any]) -> TradersState:
         t = TradersState.__new__(TradersState)
-        for name in TradersState.__slots__:
-            setattr(t, name, data[name])
+        for name in TRADERS_FIELDS:
+            value = data[name]
+            # `built` is a pair (JSON gives a list, which a compiled class refuses).
+            setattr(t, name, (value[0], value[1]) if name == "built" else value)
         return t.copy()
 
     def new_turn(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from services.rules.engine.rules import register
 from services.rules.engine.state import MAIN, NO_ONE, State
 
@@ -42,11 +44,20 @@ register({
 })
 
 
+# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
+TWO_FIELDS = ("tokens", "supply", "step", "first", "action_used", "knight_used", "due",
+                 "resume", "victim", "trades")
+
+
+# Copies start from `TwoState.__new__`, without __init__: compiled, that takes a class whose
+# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
+# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
+# then).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TwoState:
     """Public module state: tokens, the turn's roll step and flags, the owed neutral piece."""
 
-    __slots__ = ("tokens", "supply", "step", "first", "action_used", "knight_used", "due",
-                 "resume", "victim", "trades")
+    __slots__ = TWO_FIELDS
 
     def __init__(self, seats: int, in_play: bool = True) -> None:
         start = TOKENS_START if in_play else 0
@@ -68,18 +79,18 @@ class TwoState:
 
     def copy(self) -> TwoState:
         t = TwoState.__new__(TwoState)
-        for name in TwoState.__slots__:
+        for name in TWO_FIELDS:
             setattr(t, name, getattr(self, name))
         t.tokens = self.tokens[:]
         return t
 
     def dump(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in TwoState.__slots__}
+        return {name: getattr(self, name) for name in TWO_FIELDS}
 
     @staticmethod
     def load(d: dict[str, Any]) -> TwoState:
         t = TwoState.__new__(TwoState)
-        for name in TwoState.__slots__:
+        for name in TWO_FIELDS:
             setattr(t, name, d[name])
         t.tokens = list(t.tokens)
         return t
