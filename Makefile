@@ -36,11 +36,13 @@ interpreted: $(STAMP)
 # CI's compiled-engine pass (.ci/run, after the interpreted suite): the tests (rules, golden
 # logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
 # both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
-# does not change with it.
+# does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
+# would double this pass; the same-games test already ties the two builds together):
+# `make test-compiled SLOW=1` runs them compiled too.
 ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
-	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS)
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders
