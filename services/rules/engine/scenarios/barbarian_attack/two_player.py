@@ -49,7 +49,11 @@ from services.rules.engine.scenarios.barbarian_attack.landing import derive_land
 from services.rules.engine.state import MAIN, Rules, State
 from services.rules.engine.variants.catan_for_two.common import NEUTRAL, two
 from services.rules.engine.variants.catan_for_two.neutrals import neutral_done, owed_piece
-from services.rules.engine.variants.catan_for_two.tokens import action_problem, price
+from services.rules.engine.variants.catan_for_two.tokens import (
+    action_problem,
+    price,
+    spend_for_action,
+)
 
 FOREIGN_KNIGHT = "barbarian_attack.two_player.foreign_knight"
 TOKEN_BARBARIAN = "barbarian_attack.two_player.token_barbarian"
@@ -135,10 +139,7 @@ def token_options(state: State, seat: int, phase: str) -> list[Command]:
 
 
 def evolve_moved(state: State, e: BarbarianMovedByTokens) -> None:
-    t = two(state)
-    t.tokens[e.seat] -= e.tokens
-    t.supply += e.tokens
-    t.action_used = True
+    spend_for_action(state, e.seat, e.tokens)
     a = attack(state)
     a.barbarians[e.source] -= 1
     a.barbarians[e.target] += 1

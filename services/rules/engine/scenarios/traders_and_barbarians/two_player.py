@@ -23,7 +23,11 @@ from services.rules.engine.state import MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import combinations
 from services.rules.engine.variants.catan_for_two.common import EXT as TWO
 from services.rules.engine.variants.catan_for_two.common import two
-from services.rules.engine.variants.catan_for_two.tokens import action_problem, price
+from services.rules.engine.variants.catan_for_two.tokens import (
+    action_problem,
+    price,
+    spend_for_action,
+)
 
 TOKEN_BARBARIAN = P + "two_player.token_barbarian"
 TRADE_HEX_TOKENS = 1
@@ -65,10 +69,7 @@ def token_options(state: State, seat: int, phase: str) -> list[Command]:
 
 
 def evolve_moved(state: State, e: BarbarianMovedWithTokens) -> None:
-    t = two(state)
-    t.tokens[e.seat] -= e.tokens
-    t.supply += e.tokens
-    t.action_used = True
+    spend_for_action(state, e.seat, e.tokens)
     tb(state).barbarians[e.barbarian] = e.edge
 
 

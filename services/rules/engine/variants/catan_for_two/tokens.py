@@ -243,11 +243,17 @@ def evolve_gained(state: State, e: TradeTokensGained) -> None:
     t.supply -= e.tokens
 
 
-def evolve_spent(state: State, e: TradeTokensSpent) -> None:
+def spend_for_action(state: State, seat: int, tokens: int) -> None:
+    """The turn's one token action is paid: the tokens go back to the supply (a scenario's own
+    token action, whose event carries its price, folds it with this too)."""
     t = two(state)
-    t.tokens[e.seat] -= e.tokens
-    t.supply += e.tokens
+    t.tokens[seat] -= tokens
+    t.supply += tokens
     t.action_used = True
+
+
+def evolve_spent(state: State, e: TradeTokensSpent) -> None:
+    spend_for_action(state, e.seat, e.tokens)
 
 
 def move_cards(state: State, giver: int, taker: int, vec: list[int]) -> None:
