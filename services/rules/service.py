@@ -82,7 +82,7 @@ class RulesService:
         config = ServiceConfig(**{**config.__dict__,
                                   **{k: v for k, v in overrides.items() if v is not None}})
         self.redis = redis
-        self.store = EventStore(redis)
+        self.store = EventStore(redis, coalesce_appends=True)
         self.consumer = consumer
         self.partitions = partitions
         self.config = config

@@ -17,6 +17,8 @@ from redis.asyncio import Redis
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
+from services.store.coalesce import CoalescingRunner
+
 
 @dataclass(frozen=True, slots=True)
 class LuaScript:
@@ -24,7 +26,8 @@ class LuaScript:
     source: str
     sha: str
 
-    async def run(self, redis: Redis, keys: list[str], args: list[EncodableT]) -> Any:
+    async def run(self, redis: Redis | CoalescingRunner, keys: list[str],
+                  args: list[EncodableT]) -> Any:
         try:
             return await redis.evalsha(self.sha, len(keys), *keys, *args)
         except NoScriptError:

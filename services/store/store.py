@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 from redis.typing import EncodableT, FieldT
 
+from services.store.coalesce import CoalescingRunner
 from services.store.connect import decodes_responses
 from services.store.keys import (
     GAMES_INDEX,
@@ -57,12 +58,16 @@ PROMPTS_MAXLEN = 1_000
 class EventStore:
     """Async event store over one `redis.asyncio.Redis` or `RedisCluster` (see keys.py, connect.py)."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, *, coalesce_appends: bool = False) -> None:
+        """`coalesce_appends`: appends issued in the same loop turn (a rules service judging
+        many games at once) share one pipeline (coalesce.py)."""
         if decodes_responses(redis):
             raise ValueError(
                 "EventStore needs a client with decode_responses=False (events are bytes)"
             )
         self.redis = redis
+        self._appends: Redis | CoalescingRunner = (
+            CoalescingRunner(redis) if coalesce_appends else redis)
 
     # -- writes ----------------------------------------------------------------------------------
 
@@ -148,7 +153,7 @@ class EventStore:
             pairs = [x for kv in prompt.fields.items() for x in kv]
             extra = [len(prompt.fields), *pairs, prompt.member, prompt.deadline_ms, prompt.previous]
         reply = await script("append").run(
-            self.redis,
+            self._appends,
             keys,
             [expected_version, outcome_field(scope, command_id), game_id, outcome,
              OUTCOMES_TTL_SECONDS, command,
