@@ -1,6 +1,7 @@
 """A hexlog bot written from docs/protocol.md alone: redis-py and the standard library only.
 
     REDIS_URL=redis://bot-plain:PASSWORD@host:6379/0 python plain_bot.py --pool plain
+    REDIS_URL=redis+cluster://bot-plain:PASSWORD@node:7000 python plain_bot.py   # a Cluster
 
 It registers its pool, keeps its heartbeat, reads prompts from all 16 partitions, answers each
 with a signed command, and acknowledges it. Its play is simple: build what it can (city, then
@@ -23,6 +24,7 @@ import uuid
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 PARTITIONS = 16  # §1: partitions 000..015
 GROUP = "workers"  # §2: the consumer group on prompt streams
@@ -83,12 +85,33 @@ def answer(pool: str, stream: str, fields: dict[bytes, bytes], rng: random.Rando
     return commands, {"__data__": data.decode(), "mac": mac}
 
 
+def connect(url: str) -> tuple[redis.Redis, bool]:
+    """§1: `redis+cluster://` names a Redis Cluster (any one node); anything else one server."""
+    if url.startswith(("redis+cluster://", "rediss+cluster://")):
+        return RedisCluster.from_url(url.replace("+cluster", "", 1)), True  # type: ignore[return-value]
+    return redis.Redis.from_url(url), False
+
+
+def read_prompts(r: redis.Redis, consumer: str, streams: list[str], cluster: bool) -> list[Any]:
+    """§2: one XREADGROUP over every partition on one server; on a Cluster a call's keys must
+    share a slot, so each partition is read by a call of its own (without blocking, then a
+    short pause when all were empty)."""
+    if not cluster:
+        return r.xreadgroup(GROUP, consumer, {s: ">" for s in streams}, count=32, block=500) or []  # type: ignore[arg-type, return-value]
+    reply: list[Any] = []
+    for stream in streams:
+        reply += r.xreadgroup(GROUP, consumer, {stream: ">"}, count=32) or []  # type: ignore[arg-type, operator]
+    if not reply:
+        time.sleep(0.05)
+    return reply
+
+
 def run(url: str, pool: str, stop: list[bool]) -> int:
-    r = redis.Redis.from_url(url)
+    r, cluster = connect(url)
     consumer = f"plain-{uuid.uuid4().hex[:8]}"
     rng = random.Random(0)
     register(r, pool, needs_view=False)
-    streams = {s: ">" for s in prompt_streams(pool)}
+    streams = prompt_streams(pool)
     answered = 0
     beat = 0.0
     try:
@@ -96,8 +119,7 @@ def run(url: str, pool: str, stop: list[bool]) -> int:
             if time.monotonic() - beat > 1.0:
                 beat = time.monotonic()
                 heartbeat(r, pool, consumer)
-            reply = r.xreadgroup(GROUP, consumer, streams, count=32, block=500)  # type: ignore[arg-type]
-            for raw_stream, entries in reply or []:
+            for raw_stream, entries in read_prompts(r, consumer, streams, cluster):
                 stream = raw_stream.decode()
                 for entry_id, fields in entries:
                     commands, body = answer(pool, stream, fields, rng)

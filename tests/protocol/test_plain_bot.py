@@ -18,7 +18,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -28,6 +28,7 @@ from events.events import GameFinished
 from services.client import Client
 from services.runtime.acl import acl_words, pool_rules, pool_user
 from services.runtime.valkey import EmbeddedValkey
+from services.store.connect import on_every_node, user_url
 from services.store.keys import PARTITIONS, dlq_key
 
 ROOT = Path(__file__).parents[2]
@@ -69,8 +70,8 @@ async def pool_url(redis_client: Redis, valkey_server: EmbeddedValkey) -> str:
     password = secrets.token_urlsafe(16)
     words = acl_words(f"user {pool_user(POOL)} on resetkeys resetchannels -@all >{password} "
                       f"{pool_rules(POOL)}")
-    await cast(Any, redis_client).execute_command("ACL", "SETUSER", *words)
-    return f"unix://{pool_user(POOL)}:{password}@{valkey_server.socket_path}"
+    await on_every_node(redis_client, "ACL", "SETUSER", *words)  # a Cluster: each node's users
+    return user_url(valkey_server.url, pool_user(POOL), password)
 
 
 @pytest.fixture
@@ -94,9 +95,7 @@ def plain_bot(pool_url: str, tmp_path: Path) -> Iterator[Callable[[], subprocess
             proc.wait(10)
 
 
-# The plain bot is docs/protocol.md's single-server client: one redis.Redis, all of its pool's
-# partitions in one XREADGROUP (a cross-slot call on a Redis Cluster).
-@pytest.mark.single_server
+# On one server and (in the cluster pass) on a Cluster, where it reads each partition by itself.
 async def test_the_plain_bot_plays_every_seat_of_a_game_to_the_end(
         redis_client: Redis, processes: Callable[..., Worker],
         plain_bot: Callable[[], subprocess.Popen[bytes]], tmp_path: Path) -> None:
