@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import socket
 import time
 from pathlib import Path
 from types import TracebackType
@@ -37,6 +38,7 @@ from services.runtime.valkey import (
 )
 
 SLOTS = 16_384
+BUS_OFFSET = 10_000  # a node's cluster bus listens on its port + 10000 (Valkey's default)
 
 
 class EmbeddedCluster:
@@ -63,6 +65,8 @@ class EmbeddedCluster:
         ports: list[int | None] = [None] * self.masters
         if restarted:
             ports = [int(p) for p in json.loads(ports_file.read_text(encoding="utf-8"))]
+        else:
+            ports = _ports_with_free_bus(self.masters)
         try:
             for i in range(self.masters):
                 node_dir = self.data_dir / f"node-{i}"
@@ -73,31 +77,26 @@ class EmbeddedCluster:
                     _refuse_live_pidfile(node_dir / "valkey.pid")
                 except OrphanedServerError as exc:
                     stop_orphan(exc.pid)
-                server = ValkeyServer(
-                    port=ports[i],
-                    host="127.0.0.1",
-                    data_dir=node_dir,
-                    persist=True,
-                    config={
-                        "cluster-enabled": "yes",
-                        "cluster-config-file": str(node_dir / "nodes.conf"),
-                        "cluster-node-timeout": "5000",
-                        "appendonly": "yes",
-                        "appendfsync": self.appendfsync,
-                        "save": "",
-                        "maxmemory-policy": "noeviction",
-                        "protected-mode": "yes",
-                        "pidfile": str(node_dir / "valkey.pid"),
-                    },
-                )
-                try:
-                    _start_shielded(server, self.start_timeout)
-                except OSError as exc:
-                    if ports[i] is None:
-                        raise
+                port = ports[i]
+                if restarted and port is not None and not _free(port + BUS_OFFSET):
                     raise DataDirInUseError(
-                        f"port {ports[i]} of the cluster kept in {self.data_dir} is taken by "
-                        f"another process ({exc}): stop it, or use another data dir") from None
+                        f"the cluster bus port {port + BUS_OFFSET} of the node on port {port} "
+                        f"(kept in {self.data_dir}) is taken by another process: stop it, or "
+                        "use another data dir")
+                for attempt in range(3):
+                    server = self._node(node_dir, ports[i])
+                    try:
+                        _start_shielded(server, self.start_timeout)
+                        break
+                    except OSError as exc:
+                        if restarted:
+                            raise DataDirInUseError(
+                                f"port {ports[i]} of the cluster kept in {self.data_dir} is taken "
+                                f"by another process ({exc}): stop it, or use another data dir"
+                            ) from None
+                        if attempt == 2:
+                            raise
+                        ports[i] = _ports_with_free_bus(1)[0]  # taken since it was chosen
                 self.servers.append(server)
             self.data_dir.mkdir(parents=True, exist_ok=True)
             ports_file.write_text(json.dumps(self.ports) + "\n", encoding="utf-8")
@@ -106,6 +105,25 @@ class EmbeddedCluster:
             self.stop()
             raise
         return self
+
+    def _node(self, node_dir: Path, port: int | None) -> ValkeyServer:
+        return ValkeyServer(
+            port=port,
+            host="127.0.0.1",
+            data_dir=node_dir,
+            persist=True,
+            config={
+                "cluster-enabled": "yes",
+                "cluster-config-file": str(node_dir / "nodes.conf"),
+                "cluster-node-timeout": "5000",
+                "appendonly": "yes",
+                "appendfsync": self.appendfsync,
+                "save": "",
+                "maxmemory-policy": "noeviction",
+                "protected-mode": "yes",
+                "pidfile": str(node_dir / "valkey.pid"),
+            },
+        )
 
     def _join(self, restarted: bool = False) -> None:
         clients: list[Any] = [redis.Redis(host="127.0.0.1", port=s.port) for s in self.servers]
@@ -189,3 +207,28 @@ def _ready(client: Any, masters: int) -> bool:
     info = client.execute_command("CLUSTER", "INFO")
     text = info.decode() if isinstance(info, bytes) else str(info)
     return "cluster_state:ok" in text and f"cluster_known_nodes:{masters}" in text
+
+
+def _free(port: int) -> bool:
+    """Whether a server could listen on `port` (as Valkey does, with SO_REUSEADDR: connections
+    of a node stopped a moment ago, in TIME_WAIT, do not hold the port)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _ports_with_free_bus(count: int) -> list[int | None]:
+    """`count` free ports whose cluster bus ports (+10000) are free too: a node whose bus port is
+    taken would start, then never join the cluster."""
+    chosen: list[int | None] = []
+    while len(chosen) < count:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port + BUS_OFFSET <= 65_535 and port not in chosen and _free(port + BUS_OFFSET):
+            chosen.append(port)
+    return chosen

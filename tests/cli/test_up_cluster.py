@@ -111,3 +111,40 @@ def test_up_on_an_embedded_cluster_plays_games_and_keeps_them(hexlog: Hexlog) ->
 def test_up_cluster_refuses_a_redis_url(hexlog: Hexlog) -> None:
     one_line_error(hexlog.run("up", "--cluster", "3", REDIS_URL="redis://127.0.0.1:9/0"), 2,
                    "--cluster starts an embedded cluster, but REDIS_URL names a server")
+
+
+def test_up_cluster_comes_back_with_its_games_after_kill_9(hexlog: Hexlog) -> None:
+    """A crash of everything at once (the whole process group SIGKILLed: supervisor, services,
+    and whatever nodes share the group) loses no game: the next `up` stops any node left
+    running, restarts the cluster on its ports and nodes.conf, and the log is whole."""
+    up = hexlog.start("up", "--cluster", "3")
+    hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
+    played = hexlog.run("play", "--game-id", "k-1", "--turn-limit", "40")
+    assert played.code == 0, played.err
+    before = hexlog.run("replay", "k-1")
+    assert before.code == 0, before.err
+    os.killpg(up.pid, signal.SIGKILL)
+    up.wait(30)
+
+    again = hexlog.start("up", "--cluster", "3")
+    hexlog.wait_for_line(again, "supervising rules, projections and bots", timeout=90)
+    after = hexlog.run("replay", "k-1")
+    assert after.code == 0, after.err
+    assert after.out == before.out  # every event is back, none doubled
+    audited = hexlog.run("audit", "k-1")
+    assert audited.code == 0, audited.out + audited.err
+    more = hexlog.run("play", "--game-id", "k-2", "--turn-limit", "20")  # and it plays on
+    assert more.code == 0, more.err
+    stop(again)
+
+
+def test_a_kept_cluster_whose_bus_port_is_taken_is_refused_in_one_line(hexlog: Hexlog) -> None:
+    up = hexlog.start("up", "--cluster", "2")
+    hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
+    stop(up)
+    ports = json.loads((hexlog.data / "cluster" / "ports").read_text())
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", ports[1] + 10_000))
+        squatter.listen()
+        one_line_error(hexlog.run("up", "--cluster", "2"), 1,
+                       f"the cluster bus port {ports[1] + 10_000} of the node on port {ports[1]}")
