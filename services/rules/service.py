@@ -22,9 +22,11 @@ and a default move has a deterministic command id, so two replicas cannot both p
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
+import msgspec
 import structlog
 from redis.asyncio import Redis
 
@@ -36,7 +38,7 @@ from services.rules.intake import Intake
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter
-from services.rules.protocol import latency_key, prompts_key
+from services.rules.protocol import DATA, latency_key, prompts_key
 from services.rules.recovery import Recovery
 from services.rules.repository import GameRepository, GameSlot
 from services.rules.retention import trim
@@ -58,6 +60,25 @@ register(
         "service.dead_letter": "A command that cannot be processed after several deliveries is set aside.",
     }
 )
+
+class _GameNamed(msgspec.Struct):
+    """The one field every entry's body names (a move's envelope, a create, a forfeit)."""
+
+    game_id: str = ""
+
+
+_game_named = msgspec.json.Decoder(_GameNamed)
+
+
+def game_of(fields: dict[bytes, bytes]) -> str:
+    """The game an entry is about, read without trusting it (only to keep each game's entries
+    in order; intake checks everything); "" when it cannot be read."""
+    data = fields.get(DATA.encode())
+    try:
+        return _game_named.decode(data).game_id if data else ""
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):  # deep nesting: hostile
+        return ""
+
 
 DEFAULT_DEADLINE_MS = ServiceConfig.deadline_ms
 LATENCY_SAMPLES = 100_000
@@ -156,12 +177,29 @@ class RulesService:
     async def handle_batch(
         self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]], ack: bool = True
     ) -> None:
-        """Handle entries in order, then XACK them (unless the caller acks several streams'
-        entries together, `ack=False`)."""
+        """Handle entries, then XACK them (unless the caller acks several streams' entries
+        together, `ack=False`).
+
+        Each game's entries are handled in stream order; different games' entries run
+        concurrently. A stream carries every game of its partition that one pool plays, so in
+        line a game's command would wait for the append of another game's (one server round
+        trip, and one fsync under `appendfsync always`, each); together their appends share one
+        pipeline (services/store/coalesce.py)."""
+        by_game: dict[str, list[tuple[bytes, dict[bytes, bytes]]]] = {}
         for entry_id, fields in zip(ids, entries, strict=True):
-            await self.intake.handle(stream, entry_id, fields)
+            by_game.setdefault(game_of(fields), []).append((entry_id, fields))
+        if len(by_game) == 1:
+            await self._handle_in_order(stream, next(iter(by_game.values())))
+        else:
+            await asyncio.gather(*(self._handle_in_order(stream, game_entries)
+                                   for game_entries in by_game.values()))
         if ids and ack:
             await self.redis.xack(stream, RULES_GROUP, *ids)
+
+    async def _handle_in_order(self, stream: str,
+                               entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+        for entry_id, fields in entries:
+            await self.intake.handle(stream, entry_id, fields)
 
     async def handle_entry(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
         await self.intake.handle(stream, entry_id, fields)
