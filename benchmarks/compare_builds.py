@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/compare_builds.py --games 100 --rounds 3
     .venv/bin/python benchmarks/compare_builds.py --games 40 --rounds 2 --all-modules
     .venv/bin/python benchmarks/compare_builds.py --games 100 --rounds 3 \
-        --fastcatan-python benchmarks/.venv-fastcatan/bin/python
+        --fastcatan-python benchmarks/.venv-fastcatan/bin/python \
+        --catanatron-python benchmarks/.venv-catanatron/bin/python
 
 Each measurement is `hexlog bench engine --games N --json [--scenario X | --variant X]` in a
 subprocess: the installed (compiled) build as is, the interpreted one with
@@ -12,7 +13,8 @@ interpreted first in even ones), on the same seeds, so a loaded machine slows bo
 table gives medians over the rounds, the ratio compiled/interpreted, and the load average seen
 before and after. With --fastcatan-python (a Python >= 3.12 with fastcatan installed, see
 benchmarks/fastcatan_runner.py), fastcatan driven by the same kind of Python loop runs in each
-round of the base game too. Needs a compiled build (scripts/build_engine.py); see benchmarks/compiled.md.
+round of the base game too; with --catanatron-python (catanatron installed, see
+benchmarks/catanatron_runner.py) so does catanatron. Needs a compiled build (scripts/build_engine.py); see benchmarks/compiled.md.
 """
 
 from __future__ import annotations
@@ -53,8 +55,9 @@ def bench(options: list[str], games: int, interpreted: bool) -> dict[str, Any]:
     return result
 
 
-def bench_fastcatan(python: str, games: int) -> dict[str, Any]:
-    run = subprocess.run([python, str(ROOT / "benchmarks" / "fastcatan_runner.py"),
+def bench_other(runner: str, python: str, games: int) -> dict[str, Any]:
+    """Another engine's runner (`benchmarks/<runner>.py`) in its own venv's python."""
+    run = subprocess.run([python, str(ROOT / "benchmarks" / f"{runner}.py"),
                           "--games", str(games)], cwd=ROOT, capture_output=True, text=True,
                          check=True)
     result: dict[str, Any] = json.loads(run.stdout)
@@ -69,6 +72,8 @@ def main() -> int:
                         help="every variant and scenario too (default: the base game only)")
     parser.add_argument("--fastcatan-python", metavar="PATH",
                         help="a python with fastcatan installed: measure it too (base game)")
+    parser.add_argument("--catanatron-python", metavar="PATH",
+                        help="a python with catanatron installed: measure it too (base game)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
@@ -83,17 +88,21 @@ def main() -> int:
                 if result["build"] != build:
                     raise SystemExit(f"{label}: asked for the {build} build, ran {result['build']}")
                 rates[build].append(result["games_per_s"])
-            if label == "base" and args.fastcatan_python:
-                fast = bench_fastcatan(args.fastcatan_python, args.games)
-                rates.setdefault("fastcatan", []).append(fast["games_per_s"])
+            others = {"fastcatan": ("fastcatan_runner", args.fastcatan_python),
+                      "catanatron": ("catanatron_runner", args.catanatron_python)}
+            for name, (runner, python) in others.items():
+                if label == "base" and python:
+                    rates.setdefault(name, []).append(
+                        bench_other(runner, python, args.games)["games_per_s"])
         c, i = statistics.median(rates["compiled"]), statistics.median(rates["interpreted"])
         row: dict[str, Any] = {"module": label, "compiled": c, "interpreted": i, "ratio": c / i,
                                "runs": rates}
         line = (f"{label:24} compiled {c:7.1f} games/s  interpreted {i:7.1f} games/s  "
                 f"x{c / i:4.2f}")
-        if "fastcatan" in rates:
-            row["fastcatan"] = f = statistics.median(rates["fastcatan"])
-            line += f"  fastcatan {f:7.1f} games/s"
+        for name in ("fastcatan", "catanatron"):
+            if name in rates:
+                row[name] = f = statistics.median(rates[name])
+                line += f"  {name} {f:7.1f} games/s"
         rows.append(row)
         if not args.json:
             print(line, flush=True)
