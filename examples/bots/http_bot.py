@@ -26,16 +26,20 @@ PREFER = ("BuildCity", "BuildSettlement", "PlaceSettlement", "PlaceRoad", "BuyDe
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
+    """One request; past a rate limit (429) it waits what `Retry-After` says and asks again."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+    while True:
+        req = urllib.request.Request(base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, json.load(resp)
+        except urllib.error.HTTPError as exc:
+            if exc.code != 429:
+                return exc.code, json.load(exc)
+            time.sleep(float(exc.headers.get("Retry-After") or 1))
 
 
 def choose(prompt: dict[str, Any]) -> dict[str, Any]:
@@ -64,6 +68,7 @@ def lines(base: str, table: str, token: str, after: int | None) -> Any:
 def play(base: str, table: str, token: str, seat: int) -> dict[str, Any]:
     sent = 0
     refused = 0
+    why: list[str] = []  # the first refusals, in the result line
     version = None
     winner = None
     while winner is None:
@@ -78,7 +83,7 @@ def play(base: str, table: str, token: str, seat: int) -> dict[str, Any]:
                     if line["event"]["type"] == "GameFinished":
                         winner = line["event"]["winner"]
                         return {"seat": seat, "sent": sent, "refused": refused, "winner": winner,
-                                "reason": line["event"]["reason"]}
+                                "reason": line["event"]["reason"], "refusals": why[:5]}
                 elif line["type"] == "prompt":
                     command = choose(line["prompt"])
                     body = {"command": command, "expected_version": line["version"],
@@ -86,8 +91,10 @@ def play(base: str, table: str, token: str, seat: int) -> dict[str, Any]:
                     status, answer = call(base, "POST", f"/v1/tables/{table}/commands", body,
                                           token)
                     sent += 1
-                    if status != 200:
+                    # 202: sent, its outcome not known yet (the stream will show it)
+                    if status not in (200, 202):
                         refused += 1
+                        why.append(f"{status} {answer}"[:300])
                         print(f"refused: {status} {answer}", file=sys.stderr, flush=True)
         except (OSError, ValueError) as exc:  # a broken stream: reconnect where we were
             print(f"stream broke ({exc}); reconnecting after v{version}", file=sys.stderr)
