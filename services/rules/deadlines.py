@@ -52,7 +52,7 @@ class DeadlineKeeper:
             return 0
         async with slot.lock:
             if slot.version != version:
-                slot = await self.repo.reload(slot)
+                slot = await self.repo.refresh(slot)
             if slot.version != version or slot.state.finished:
                 return 0  # the seat answered in time
             if forfeited_move(slot) is not None:

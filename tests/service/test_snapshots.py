@@ -134,3 +134,38 @@ async def test_a_replica_starting_from_the_services_snapshot_plays_on_the_same(
         assert (await outcome_of(store, move) or {})["status"] == "accepted"
     assert [e.event for e in await log(store, req.game_id)][1:] == script.events
     assert slot.state.to_dict() == script.state.to_dict()
+
+
+async def test_replicas_taking_turns_on_a_game_catch_up_from_the_tail_alone(
+    service: RulesService, store: EventStore, redis_client: Redis,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two replicas judge a game's commands alternately: each finds its cache behind the log
+    and folds only the events the other committed (no reload), and both stay equal to the
+    reference fold, move after move."""
+    req = create_request("g-catch-up")
+    script = Script.start(req, await create_game(service, req))
+    other = RulesService(redis_client, "rules-other")
+    replicas = [service, other]
+    for replica in replicas:
+        assert await replica.slot(req.game_id) is not None  # both hold the game in cache
+    reloads: list[str] = []
+    for replica in replicas:
+        original = replica.repo.reload
+
+        async def counting(slot, original=original):  # type: ignore[no-untyped-def]
+            reloads.append(slot.game_id)
+            return await original(slot)
+
+        monkeypatch.setattr(replica.repo, "reload", counting)
+    for turn in range(30):
+        if script.state.finished:
+            break
+        move, _ = script.next()
+        await send(redis_client, move)
+        await pump(replicas[turn % 2])
+        assert (await outcome_of(store, move) or {})["status"] == "accepted"
+        judged = replicas[turn % 2].slots[req.game_id]
+        assert judged.state.to_dict() == script.state.to_dict()
+    assert reloads == []
+    assert [e.event for e in await log(store, req.game_id)][1:] == script.events
