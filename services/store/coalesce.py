@@ -54,41 +54,27 @@ class CoalescingRunner:
         task.add_done_callback(self._flushes.discard)
 
     async def _send(self, batch: list[tuple[tuple[EncodableT, ...], asyncio.Future[Any]]]) -> None:
-        if len(batch) == 1:
-            args, reply = batch[0]
-            await _settle(reply, cast(Any, self.redis).execute_command("EVALSHA", *args))
-            return
-        pipe: Any = self.redis.pipeline(transaction=False)  # its execute_command is untyped
-        for args, _ in batch:
-            pipe.execute_command("EVALSHA", *args)
+        replies = [reply for _, reply in batch]
         try:
-            replies = await pipe.execute(raise_on_error=False)
-        except BaseException as exc:  # the connection failed: every call in it failed
-            for _, reply in batch:
+            if len(batch) == 1:
+                results = [await cast(Any, self.redis).execute_command("EVALSHA", *batch[0][0])]
+            else:
+                pipe: Any = self.redis.pipeline(transaction=False)  # its execute_command is untyped
+                for args, _ in batch:
+                    pipe.execute_command("EVALSHA", *args)
+                results = await pipe.execute(raise_on_error=False)
+        except BaseException as exc:  # the connection failed (or we are cancelled): all failed
+            failure = exc if isinstance(exc, Exception) else ConnectionError("the call was cancelled")
+            for reply in replies:
                 if not reply.done():
-                    reply.set_exception(exc if isinstance(exc, Exception)
-                                        else ConnectionError("the pipeline was cancelled"))
-            if not isinstance(exc, Exception):
+                    reply.set_exception(failure)
+            if failure is not exc:
                 raise
-            return
-        for (_, reply), result in zip(batch, replies, strict=True):
+            return  # the callers have it; nobody awaits this task
+        for reply, result in zip(replies, results, strict=True):
             if reply.done():  # its caller was cancelled
                 continue
             if isinstance(result, Exception):
                 reply.set_exception(result)
             else:
                 reply.set_result(result)
-
-
-async def _settle(reply: asyncio.Future[Any], call: Any) -> None:
-    try:
-        result = await call
-    except BaseException as exc:
-        if not reply.done():
-            reply.set_exception(exc if isinstance(exc, Exception)
-                                else ConnectionError("the call was cancelled"))
-        if not isinstance(exc, Exception):
-            raise
-        return
-    if not reply.done():
-        reply.set_result(result)

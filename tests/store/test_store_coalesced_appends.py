@@ -4,10 +4,12 @@ every guarantee of a lone append: each its own CAS, its own outcome, its own err
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from store_helpers import GAME, num, nums
 
 from services.store import EventStore
@@ -112,3 +114,17 @@ async def test_commands_are_packed_in_c_with_the_same_meaning(redis_client: Redi
     assert (await redis_client.config_get("appendonly"))  # "CONFIG GET": two words, two args
     with pytest.raises(Exception, match="NoneType"):
         await redis_client.set("hexlog:test:none", None)  # type: ignore[arg-type]
+
+
+async def test_a_failed_connection_fails_every_call_of_the_turn() -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = connect(f"redis://127.0.0.1:{port}/0", socket_connect_timeout=1)
+    runner = CoalescingRunner(client)
+    try:
+        results = await asyncio.gather(*(runner.evalsha("0" * 40, 0) for _ in range(3)),
+                                       return_exceptions=True)
+    finally:
+        await client.aclose()
+    assert all(isinstance(r, ConnectionError | RedisConnectionError) for r in results), results
