@@ -82,17 +82,18 @@ def cmd_up(args: argparse.Namespace) -> int:
                 "--deadline-s", str(args.deadline_s), "--warn-s", str(args.warn_s),
                 "--health-port", str(args.health_port))))
         names = ", ".join(s.name for s in services[:2] + services[3:])
-        say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
-            f"{processes.log_dir()}; Ctrl-C stops")
-        if args.gateway_port:
-            say(f"gateway: http://{args.host}:{args.gateway_port}/v1/tables "
-                f"(OpenAPI: /v1/openapi, health: /health)")
-        say("in another terminal: `hexlog play` plays a game on this server, "
-            "`hexlog replay GAME --follow` watches one")
         supervisor = processes.Supervisor(url, services, quiet=True,
                                           say=lambda text: say(f"up: {text}"),
                                           gate=lambda: redis_problem(url))
+        # From the first line that says Ctrl-C stops, a Ctrl-C is a clean stop (exit 0).
         try:
+            say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
+                f"{processes.log_dir()}; Ctrl-C stops")
+            if args.gateway_port:
+                say(f"gateway: http://{args.host}:{args.gateway_port}/v1/tables "
+                    f"(OpenAPI: /v1/openapi, health: /health)")
+            say("in another terminal: `hexlog play` plays a game on this server, "
+                "`hexlog replay GAME --follow` watches one")
             supervisor.run_forever()
         except KeyboardInterrupt:
             say("stopping the services")
