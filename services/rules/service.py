@@ -34,7 +34,7 @@ from events.codec import codec
 from services.rules.config import ServiceConfig
 from services.rules.deadlines import DeadlineKeeper
 from services.rules.engine.rules import register
-from services.rules.intake import Intake
+from services.rules.intake import MAX_REQUEST_BYTES, Intake
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter
@@ -61,6 +61,7 @@ register(
     }
 )
 
+
 class _GameNamed(msgspec.Struct):
     """The one field every entry's body names (a move's envelope, a create, a forfeit)."""
 
@@ -72,10 +73,13 @@ _game_named = msgspec.json.Decoder(_GameNamed)
 
 def game_of(fields: dict[bytes, bytes]) -> str:
     """The game an entry is about, read without trusting it (only to keep each game's entries
-    in order; intake checks everything); "" when it cannot be read."""
+    in order; intake checks everything); "" when it cannot be read. A body over the largest
+    request intake takes is not read here either: intake sets it aside unread."""
     data = fields.get(DATA.encode())
+    if not data or len(data) > MAX_REQUEST_BYTES:
+        return ""
     try:
-        return _game_named.decode(data).game_id if data else ""
+        return _game_named.decode(data).game_id
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):  # deep nesting: hostile
         return ""
 

@@ -62,11 +62,8 @@ class EmbeddedCluster:
     def start(self) -> EmbeddedCluster:
         ports_file = self.data_dir / "ports"
         restarted = self.existing_masters() == self.masters and ports_file.exists()
-        ports: list[int | None] = [None] * self.masters
-        if restarted:
-            ports = [int(p) for p in json.loads(ports_file.read_text(encoding="utf-8"))]
-        else:
-            ports = _ports_with_free_bus(self.masters)
+        ports = ([int(p) for p in json.loads(ports_file.read_text(encoding="utf-8"))]
+                 if restarted else _ports_with_free_bus(self.masters))
         try:
             for i in range(self.masters):
                 node_dir = self.data_dir / f"node-{i}"
@@ -78,7 +75,7 @@ class EmbeddedCluster:
                 except OrphanedServerError as exc:
                     stop_orphan(exc.pid)
                 port = ports[i]
-                if restarted and port is not None and not _free(port + BUS_OFFSET):
+                if restarted and not _free(port + BUS_OFFSET):
                     raise DataDirInUseError(
                         f"the cluster bus port {port + BUS_OFFSET} of the node on port {port} "
                         f"(kept in {self.data_dir}) is taken by another process: stop it, or "
@@ -106,7 +103,7 @@ class EmbeddedCluster:
             raise
         return self
 
-    def _node(self, node_dir: Path, port: int | None) -> ValkeyServer:
+    def _node(self, node_dir: Path, port: int) -> ValkeyServer:
         return ValkeyServer(
             port=port,
             host="127.0.0.1",
@@ -221,10 +218,10 @@ def _free(port: int) -> bool:
     return True
 
 
-def _ports_with_free_bus(count: int) -> list[int | None]:
+def _ports_with_free_bus(count: int) -> list[int]:
     """`count` free ports whose cluster bus ports (+10000) are free too: a node whose bus port is
     taken would start, then never join the cluster."""
-    chosen: list[int | None] = []
+    chosen: list[int] = []
     while len(chosen) < count:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
