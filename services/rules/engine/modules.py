@@ -18,7 +18,7 @@ from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.narration import Narrator
-from services.rules.engine.ruleset import Module
+from services.rules.engine.ruleset import Module, Ruleset
 from services.rules.engine.state import Rules
 from services.rules.engine.views import BASE_REDACTORS
 
@@ -92,7 +92,9 @@ def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Rules:
 @lru_cache(maxsize=128)
 def _build(name: str, key: bytes) -> Rules:
     specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
-    rules = Rules(name=name, modules=specs)
+    # Ruleset itself, not the alias Rules (= Ruleset[State]): compiled, a call through the
+    # subscripted alias would not run the native class's __init__.
+    rules: Rules = Ruleset(name=name, modules=specs)
     base.install(rules)
     review.install(rules)
     rules.redactors.update(BASE_REDACTORS)

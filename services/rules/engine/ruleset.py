@@ -12,7 +12,7 @@ state (which names its ruleset): the engine uses `Ruleset[State]` (alias `state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
@@ -100,76 +100,127 @@ def _unset(*args: object) -> Any:
     raise NotImplementedError("hook not installed")
 
 
-# A plain class too when compiled: a native generic dataclass fails at import on Python 3.11
-# ("attribute '__dict__' of 'type' objects is not writable").
-@mypyc_attr(native_class=False)
-@dataclass
+# A native class when compiled: every hook and table the engine reads on each decision is then
+# a C struct field, not a dictionary lookup. (Not a dataclass: a native generic dataclass fails
+# at import on Python 3.11, "attribute '__dict__' of 'type' objects is not writable".)
+# Serializable, so that `copy.copy` works on it compiled too (tests change a copy's hooks).
+@mypyc_attr(serializable=True)
 class Ruleset(Generic[ST]):
     name: str
-    modules: tuple[ModuleSpec, ...] = ()
-    vocab: Vocabulary = field(default_factory=base_vocabulary)
-    handlers: dict[type[Command], Handler[ST]] = field(default_factory=dict)
-    evolvers: dict[type[Event], Evolver[ST]] = field(default_factory=dict)
-    phase_commands: dict[str, set[type[Command]]] = field(default_factory=dict)
-    prompters: dict[str, hooks.Prompter[ST]] = field(default_factory=dict)
+    modules: tuple[ModuleSpec, ...]
+    vocab: Vocabulary
+    handlers: dict[type[Command], Handler[ST]]
+    evolvers: dict[type[Event], Evolver[ST]]
+    phase_commands: dict[str, set[type[Command]]]
+    prompters: dict[str, hooks.Prompter[ST]]
     # (event types that trigger it, deriver): derivers look at the state *after* the primary
     # events and return consequences (awards, victory). Run in registration order.
-    derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]] = field(default_factory=list)
-    derive_after: set[type[Event]] = field(default_factory=set)
+    derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]]
+    derive_after: set[type[Event]]
     # Module events after which a seat's VP may have changed (a VP bonus that follows a count
     # the module keeps): the victory check runs after them too (scoring.install_victory).
-    vp_events: set[type[Event]] = field(default_factory=set)
-    redactors: dict[type[Event], Redactor] = field(default_factory=dict)
+    vp_events: set[type[Event]]
+    redactors: dict[type[Event], Redactor]
     # Events an undo may cross: public and without chance. Any other event (a roll, a steal, a
     # drawn card, a module event not listed here) is a floor no undo goes below (engine/undo.py).
-    reversible: set[type[Event]] = field(default_factory=set)
+    reversible: set[type[Event]]
     # Per-module extension state in State.ext: init from GameCreated, copy, and dump.
-    init_ext: dict[str, Callable[[ST, GameCreated], Any]] = field(default_factory=dict)
-    copy_ext: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
-    ext_to_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
-    ext_from_dict: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
-    view_ext: dict[str, Callable[[ST, int | None], Any]] = field(default_factory=dict)
+    init_ext: dict[str, Callable[[ST, GameCreated], Any]]
+    copy_ext: dict[str, Callable[[Any], Any]]
+    ext_to_dict: dict[str, Callable[[Any], Any]]
+    ext_from_dict: dict[str, Callable[[Any], Any]]
+    view_ext: dict[str, Callable[[ST, int | None], Any]]
     # What the referee's view adds to a module's `view_ext` entry: the secrets the module keeps
     # in its own state (the values of every hand's tokens), which `view_ext` shows no one else.
-    referee_ext: dict[str, Callable[[ST], dict[str, Any]]] = field(default_factory=dict)
-    costs: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    limits: dict[str, int] = field(default_factory=dict)
-    base_target: int = 10
+    referee_ext: dict[str, Callable[[ST], dict[str, Any]]]
+    costs: dict[str, tuple[int, ...]]
+    limits: dict[str, int]
+    base_target: int
     # False: the game has no Longest Road card (Traders & Barbarians); every deriver that
     # would award it, whichever module registered it, gives nothing.
-    longest_road: bool = True
-    dev_deck: tuple[int, ...] = ()
-    setup_rounds: tuple[SetupRound, ...] = BASE_SETUP
+    longest_road: bool
+    dev_deck: tuple[int, ...]
+    setup_rounds: tuple[SetupRound, ...]
     # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
-    roll: hooks.Roll[ST] = _unset
-    resolve_dice: hooks.ResolveDice[ST] = _unset
-    resolve_number: hooks.ResolveNumber[ST] = _unset
-    roll_resolved: hooks.StateStep[ST] = _unset
-    production: hooks.Production[ST] = _unset
+    roll: hooks.Roll[ST]
+    resolve_dice: hooks.ResolveDice[ST]
+    resolve_number: hooks.ResolveNumber[ST]
+    roll_resolved: hooks.StateStep[ST]
+    production: hooks.Production[ST]
     # … a 7 and the robber:
-    seven: hooks.Seven[ST] = _unset
-    seven_stage: hooks.StateStep[ST] = _unset
-    robber_hexes: hooks.RobberHexes[ST] = _unset
-    robber_victims: hooks.RobberVictims[ST] = _unset
-    robber_home: hooks.RobberHome[ST] = _unset
-    steal: hooks.Steal[ST] = _unset
+    seven: hooks.Seven[ST]
+    seven_stage: hooks.StateStep[ST]
+    robber_hexes: hooks.RobberHexes[ST]
+    robber_victims: hooks.RobberVictims[ST]
+    robber_home: hooks.RobberHome[ST]
+    steal: hooks.Steal[ST]
     # … the end of a turn and of the game:
-    end_of_turn: list[hooks.EndOfTurn[ST]] = field(default_factory=list)
-    wins: hooks.Wins[ST] = _unset
-    win_target: hooks.SeatNumber[ST] = _unset
-    vp_bonus: list[hooks.VpBonus[ST]] = field(default_factory=list)
+    end_of_turn: list[hooks.EndOfTurn[ST]]
+    wins: hooks.Wins[ST]
+    win_target: hooks.SeatNumber[ST]
+    vp_bonus: list[hooks.VpBonus[ST]]
     # … where pieces go, and what routes count:
-    road_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
-    settlement_blocked: list[hooks.PlaceCheck[ST]] = field(default_factory=list)
-    road_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
-    settlement_permits: list[hooks.PlacePermit[ST]] = field(default_factory=list)
+    road_blocked: list[hooks.PlaceCheck[ST]]
+    settlement_blocked: list[hooks.PlaceCheck[ST]]
+    road_permits: list[hooks.PlacePermit[ST]]
+    settlement_permits: list[hooks.PlacePermit[ST]]
     # … a building on the board that counts for nothing (a conquered one): True voids it.
-    building_void: list[hooks.PlacePermit[ST]] = field(default_factory=list)
-    route_weight: hooks.RouteWeight[ST] | None = None
+    building_void: list[hooks.PlacePermit[ST]]
+    route_weight: hooks.RouteWeight[ST] | None
     # … what else a seat may do, and why a command is refused:
-    extra_options: list[hooks.ExtraOptions[ST]] = field(default_factory=list)
-    phase_refusal: list[hooks.PhaseRefusal[ST]] = field(default_factory=list)
-    robber_refusal: list[hooks.RobberRefusal[ST]] = field(default_factory=list)
+    extra_options: list[hooks.ExtraOptions[ST]]
+    phase_refusal: list[hooks.PhaseRefusal[ST]]
+    robber_refusal: list[hooks.RobberRefusal[ST]]
+
+    def __init__(self, name: str, modules: tuple[ModuleSpec, ...] = ()) -> None:
+        self.name = name
+        self.modules = modules
+        self.vocab = base_vocabulary()
+        self.handlers = {}
+        self.evolvers = {}
+        self.phase_commands = {}
+        self.prompters = {}
+        self.derivers = []
+        self.derive_after = set()
+        self.vp_events = set()
+        self.redactors = {}
+        self.reversible = set()
+        self.init_ext = {}
+        self.copy_ext = {}
+        self.ext_to_dict = {}
+        self.ext_from_dict = {}
+        self.view_ext = {}
+        self.referee_ext = {}
+        self.costs = {}
+        self.limits = {}
+        self.base_target = 10
+        self.longest_road = True
+        self.dev_deck = ()
+        self.setup_rounds = BASE_SETUP
+        self.roll = _unset
+        self.resolve_dice = _unset
+        self.resolve_number = _unset
+        self.roll_resolved = _unset
+        self.production = _unset
+        self.seven = _unset
+        self.seven_stage = _unset
+        self.robber_hexes = _unset
+        self.robber_victims = _unset
+        self.robber_home = _unset
+        self.steal = _unset
+        self.end_of_turn = []
+        self.wins = _unset
+        self.win_target = _unset
+        self.vp_bonus = []
+        self.road_blocked = []
+        self.settlement_blocked = []
+        self.road_permits = []
+        self.settlement_permits = []
+        self.building_void = []
+        self.route_weight = None
+        self.extra_options = []
+        self.phase_refusal = []
+        self.robber_refusal = []
 
     def allow(self, phase: str, *commands: type[Command]) -> None:
         self.phase_commands.setdefault(phase, set()).update(commands)
@@ -215,8 +266,9 @@ def _same_class(cls: type, params: object) -> type:
 
 
 # Compiled, a plain class loses Generic's subscription, which the source uses at run time
-# (`class Harbormaster(Module[State, None])`, `state.Rules = Ruleset["State"]`): there,
-# `Module[...]` and `Ruleset[...]` give the class itself. Interpreted, Generic's stays.
+# (`class Harbormaster(Module[State, None])`): there, `Module[...]` gives the class itself.
+# Interpreted, Generic's stays. The native Ruleset keeps Generic's, but compiled, a call through
+# the alias (`Ruleset["State"](...)`) does not run its `__init__`: construct `Ruleset(...)`.
 for _generic in (Module, Ruleset):
     if not hasattr(_generic, "__class_getitem__"):
         setattr(_generic, "__class_getitem__", classmethod(_same_class))  # noqa: B010
