@@ -134,6 +134,11 @@ def main() -> int:
             clean()
         print(f"engine: interpreted (the compiled build failed: {e})", file=sys.stderr)
         return 1 if args.require else 0
+    # Every module was just made from the source as it is now, but an incremental build
+    # leaves a module whose C did not change (an edited comment) older than its source, which
+    # `services.rules.build.stale` would then call out of date.
+    for path in compiled_files():
+        os.utime(path)
     check = subprocess.run([sys.executable, "-c", _CHECK], cwd=ROOT, capture_output=True,
                            text=True)
     if check.returncode != 0:

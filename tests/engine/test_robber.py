@@ -4,8 +4,6 @@ adjacent opponent of their choice; a Knight does the same without discards."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from engine_helpers import N, S, corner
 
@@ -133,11 +131,13 @@ def test_the_robber_may_go_to_any_other_land_hex_the_desert_included() -> None:
     assert t.state.robber == t.hex("(0,0)")
 
 
-def test_rejects_base_robber_hex_where_the_ruleset_narrows_the_robbers_hexes() -> None:
+def test_rejects_base_robber_hex_where_the_ruleset_narrows_the_robbers_hexes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     t = table()
     allowed = {t.hex("(2,-2)"), t.hex("(0,2)")}
-    t.state.rules = copy.copy(t.state.rules)
-    t.state.rules.robber_hexes = lambda state, seat: sorted(allowed)
+    # The ruleset is shared by every game using it: monkeypatch puts the hook back afterwards.
+    monkeypatch.setattr(t.state.rules, "robber_hexes", lambda state, seat: sorted(allowed))
     roll_seven(t)
     t.rejects(MoveRobber(seat=0, hex=t.hex("(1,0)"), victim=1), "base.robber.hex")
     t.when(MoveRobber(seat=0, hex=t.hex("(0,2)")))

@@ -4,8 +4,6 @@ turn, and the end of the game."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from engine_helpers import SIDE_NE, N, corner, side
 
@@ -29,16 +27,19 @@ from services.rules.engine.state import MAIN, OVER, ROBBER, ROLL
 from services.rules.engine.testing import Table
 
 
-def test_rejects_base_command_unknown_for_a_command_outside_the_ruleset() -> None:
+def test_rejects_base_command_unknown_for_a_command_outside_the_ruleset(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     t = Table()
     # A ruleset without EndTurn (as a module could define one) does not know the command.
+    # (The base ruleset is shared: monkeypatch puts its handlers back after the test.)
     rules = t.state.rules
-    t.state.rules = copy.copy(rules)
-    t.state.rules.handlers = {k: v for k, v in rules.handlers.items() if k is not EndTurn}
+    handlers = rules.handlers
+    monkeypatch.setattr(rules, "handlers", {k: v for k, v in handlers.items() if k is not EndTurn})
     t.script("dice", (2, 2))
     t.when(RollDice(seat=0))
     t.rejects(EndTurn(seat=0), "base.command.unknown")
-    t.state.rules = rules
+    monkeypatch.setattr(rules, "handlers", handlers)
     t.when(EndTurn(seat=0))
 
 

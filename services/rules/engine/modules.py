@@ -92,8 +92,6 @@ def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Rules:
 @lru_cache(maxsize=128)
 def _build(name: str, key: bytes) -> Rules:
     specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
-    # Ruleset itself, not the alias Rules (= Ruleset[State]): compiled, a call through the
-    # subscripted alias would not run the native class's __init__.
     rules: Rules = Ruleset(name=name, modules=specs)
     base.install(rules)
     review.install(rules)

@@ -103,8 +103,6 @@ def _unset(*args: object) -> Any:
 # A native class when compiled: every hook and table the engine reads on each decision is then
 # a C struct field, not a dictionary lookup. (Not a dataclass: a native generic dataclass fails
 # at import on Python 3.11, "attribute '__dict__' of 'type' objects is not writable".)
-# Serializable, so that `copy.copy` works on it compiled too (tests change a copy's hooks).
-@mypyc_attr(serializable=True)
 class Ruleset(Generic[ST]):
     name: str
     modules: tuple[ModuleSpec, ...]
@@ -267,8 +265,9 @@ def _same_class(cls: type, params: object) -> type:
 
 # Compiled, a plain class loses Generic's subscription, which the source uses at run time
 # (`class Harbormaster(Module[State, None])`): there, `Module[...]` gives the class itself.
-# Interpreted, Generic's stays. The native Ruleset keeps Generic's, but compiled, a call through
-# the alias (`Ruleset["State"](...)`) does not run its `__init__`: construct `Ruleset(...)`.
+# Interpreted, Generic's stays. The native Ruleset keeps Generic's. (Ruleset must not be made
+# `serializable`: with this mypyc, a serializable class called from interpreted code, typing's
+# alias `Ruleset["State"]` included, makes an instance without running `__init__`.)
 for _generic in (Module, Ruleset):
     if not hasattr(_generic, "__class_getitem__"):
         setattr(_generic, "__class_getitem__", classmethod(_same_class))  # noqa: B010

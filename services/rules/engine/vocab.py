@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource, vector_to_bundle
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource
 
 BASE_WIDTH = len(RESOURCES)
 
@@ -147,7 +147,7 @@ class Vocabulary:
             if len(cost) < width:
                 costs[name] = tuple(cost) + (0,) * (width - len(cost))
         if width == BASE_WIDTH:
-            self.wire_bundle = vector_to_bundle
+            self.wire_bundle = base_bundle
         self.frozen = True
 
     # --- reading ------------------------------------------------------------------------------
@@ -210,3 +210,13 @@ def base_vocabulary() -> Vocabulary:
     for kind in BASE_PIECES:
         v.add_piece(kind)
     return v
+
+
+def base_bundle(vec: list[int]) -> Bundle:
+    """`events.types.vector_to_bundle` (the same dict, in the same order), here so that the
+    compiled build compiles it: production puts four of them in every roll's event."""
+    out: Bundle = {}
+    for i, n in enumerate(vec):
+        if n:
+            out[RESOURCES[i]] = n
+    return out

@@ -81,9 +81,17 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
     only one seat is due it (that seat takes what is left)."""
     short: list[int] = []
     bank = state.bank
-    if sum(map(sum, gains)) <= min(bank):  # gains are counts (never negative)
+    total = 0
+    for row in gains:
+        for n in row:
+            total += n
+    if total <= min(bank):  # gains are counts (never negative)
         return gains, short  # the common case: the bank can pay everything due
-    for r, need in enumerate(map(sum, zip(*gains, strict=True))):
+    # Plain loops, not sum/zip over maps: the compiled build turns them into C loops.
+    for r in range(len(gains[0]) if gains else 0):
+        need = 0
+        for row in gains:
+            need += row[r]
         if need <= bank[r]:
             continue
         due = [s for s in range(len(gains)) if gains[s][r]]
