@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 
 import psutil
@@ -94,7 +95,12 @@ async def test_resume_after_sigkill_gives_the_uninterrupted_table(
     resumed = hexlog.start(*BASELINE, "--resume", name="resumed")
     code = await asyncio.to_thread(resumed.wait, 150)
     assert code == 0, resumed.describe()
-    assert f"{len(done)} done before resuming" in resumed.stderr()
+    # The resumed run counts the games finished when its runner starts. Its rules service may
+    # already have judged a command the bots sent before the kill (one that ends a game), so
+    # that count can be above `done`, never below it.
+    counted = re.search(r"(\d+) done before resuming", resumed.stderr())
+    assert counted is not None, resumed.stderr()
+    assert len(done) <= int(counted.group(1)) < len(ids)
     assert standings_of(resumed.stdout()) == baseline.result
 
     # The games that had finished were not played again.
