@@ -76,7 +76,7 @@ from events.commands import (
     RollDice,
 )
 from events.events import GameCreated, Harbor, Tile
-from events.prompts import Prompt
+from events.prompts import Prompt, View
 from events.types import DEV_CARDS
 from services.rules.engine import initial_state, pending
 from services.rules.engine.pieces import add_harbor
@@ -525,6 +525,163 @@ def snapshot(game: Any, color: Any) -> Snapshot:
     )
 
 
+# --- card counting from the public record --------------------------------------------------
+
+
+class HandCounter:
+    """Every seat's resource hand as our seat can know it from what happened at the table.
+
+    Each action's effect on the hands is public (production, builds, bank trades, discards,
+    monopolies, year of plenty) except one: the card a robber steals, which only the thief and
+    the victim see. The counter is a particle filter over the hands: `particles` guesses of
+    every seat's hand, each public change applied to all, each steal it did not see drawn in
+    each guess from that guess's victim hand. A later public change a guess cannot pay for (a
+    seat builds a city with ore that guess gave away) kills that guess; the living are copied
+    back up to the filter's size. Where the record is exact, every guess agrees.
+
+    If every guess dies (too few met a rare history), the first is mended: a card the seat is
+    short of is swapped with another seat's card of a resource the seat has, which keeps every
+    seat's count and every resource's total (`mended` counts these).
+    """
+
+    def __init__(self, seats: int, particles: int = 64, seed: int = 0) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+        self.particles: list[list[list[int]]] = [[[0] * 5 for _ in range(seats)]
+                                                 for _ in range(particles)]
+        self.mended = 0
+        self.steals = 0  # steals our seat did not see
+
+    def public(self, deltas: list[list[int]]) -> None:
+        """Every seat's hand change of one action (all of it public)."""
+        alive = []
+        for hands in self.particles:
+            ok = True
+            for hand, delta in zip(hands, deltas, strict=True):
+                for r in range(5):
+                    hand[r] += delta[r]
+                    ok = ok and hand[r] >= 0
+            if ok:
+                alive.append(hands)
+        if not alive:
+            self.mended += 1
+            alive = [mend_hands(self.particles[0])]
+        self.refill(alive)
+
+    def hidden_steal(self, thief: int, victim: int) -> None:
+        """One card moved from `victim` to `thief`; our seat did not see which."""
+        self.steals += 1
+        alive = []
+        for hands in self.particles:
+            hand = hands[victim]
+            if sum(hand) == 0:
+                continue
+            r = self.rng.choices(range(5), weights=hand)[0]
+            hand[r] -= 1
+            hands[thief][r] += 1
+            alive.append(hands)
+        if not alive:  # no guess gave the victim a card: the counts say it had one
+            self.mended += 1
+            alive = [self.particles[0]]
+        self.refill(alive)
+
+    def refill(self, alive: list[list[list[int]]]) -> None:
+        out = list(alive)
+        while len(out) < len(self.particles):
+            out.append([list(h) for h in self.rng.choice(alive)])
+        self.particles = out
+
+    def sample(self, rng: Any) -> list[list[int]]:
+        """One guess at every seat's hand (a copy)."""
+        return [list(h) for h in rng.choice(self.particles)]
+
+    def distinct(self, seat: int) -> int:
+        """How many different hands the guesses give `seat` (1: the record makes it exact)."""
+        return len({tuple(hands[seat]) for hands in self.particles})
+
+
+def mend_hands(hands: list[list[int]]) -> list[list[int]]:
+    for x, hand in enumerate(hands):
+        for r in range(5):
+            while hand[r] < 0:
+                swap = next(((y, s) for y, other in enumerate(hands) if y != x and other[r] > 0
+                             for s in range(5) if s != r and hand[s] > 0), None)
+                if swap is None:
+                    hand[r] = 0
+                    break
+                y, s = swap
+                hand[s] -= 1
+                hand[r] += 1
+                hands[y][r] -= 1
+                hands[y][s] += 1
+    return hands
+
+
+class CountingSearchBot(SearchBot):
+    """The search bot with the bridge's `HandCounter` as its belief about the others' hands
+    (the search deals development cards as before: uniformly over the unseen ones)."""
+
+    def __init__(self, seed: int = 0, playouts: int = 24) -> None:
+        super().__init__(seed=seed, playouts=playouts)
+        self.counter: HandCounter | None = None
+        self.inconsistent = 0  # draws that did not match the view (then: the uniform deal)
+
+    def belief_state(self, view: View, prompt: Prompt) -> State:
+        state = super().belief_state(view, prompt)
+        if self.counter is None:
+            return state
+        hands = self.counter.sample(self.rng)
+        me = prompt.seat
+        others = [seat for seat in range(state.n) if seat != me]
+        dealt = [sum(state.players[s].hand[r] for s in others) for r in range(5)]
+        counted = [sum(hands[s][r] for s in others) for r in range(5)]
+        if (hands[me] != state.players[me].hand[:5] or dealt != counted
+                or any(sum(hands[s]) != sum(state.players[s].hand) for s in others)):
+            self.inconsistent += 1
+            return state
+        for s in others:
+            state.players[s].hand = hands[s]
+        return state
+
+
+def true_hands(game: Any) -> list[list[int]]:
+    """Every seat's hand as catanatron holds it. The bridge reads it before and after each
+    action only to hand the counter that action's public change (never a hidden card), and the
+    selftest to check the counter; the bot never gets it."""
+    from catanatron.state_functions import player_key
+
+    ps = game.state.player_state
+    return [[ps[f"{player_key(game.state, c)}_{r}_IN_HAND"] for r in CAT_RESOURCES]
+            for c in game.state.colors]
+
+
+def watch(game: Any, color: Any, counter: HandCounter) -> None:
+    """Feed `counter` every action played in `game` (its own execute, not the search copies
+    catanatron's bots make), as our seat sees it: the steal's card only if our seat took part."""
+    from catanatron.models.enums import ActionType
+
+    colors = game.state.colors
+    me = colors.index(color)
+    execute = game.execute
+
+    def counted_execute(action: Any, *args: Any, **kwargs: Any) -> Any:
+        before = true_hands(game)
+        result = execute(action, *args, **kwargs)
+        after = true_hands(game)
+        deltas = [[a - b for a, b in zip(x, y, strict=True)] for x, y in zip(after, before, strict=True)]
+        thief = colors.index(action.color)
+        victim = None if action.action_type != ActionType.MOVE_ROBBER or action.value[1] is None \
+            else colors.index(action.value[1])
+        if victim is not None and me not in (thief, victim) and sum(deltas[victim]) == -1:
+            counter.hidden_steal(thief, victim)
+        else:
+            counter.public(deltas)
+        return result
+
+    game.execute = counted_execute
+
+
 @dataclass
 class BridgeStats:
     decisions: int = 0  # decisions of our seat where the bot was asked
@@ -688,7 +845,7 @@ def play(args: argparse.Namespace) -> None:
     for g in range(args.first, args.first + args.games):
         if g in done:
             continue
-        bot = SearchBot(seed=g, playouts=args.playouts)
+        bot = CountingSearchBot(seed=g, playouts=args.playouts)
         ours = make_player(colors[0], bot, stats)
         players = [ours, *opponents(args.opponent, colors[1:])]
         position = g % SEATS
@@ -697,6 +854,9 @@ def play(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         game = Game(players, seed=seed, vps_to_win=args.vp)
         assert game.state.colors.index(colors[0]) == position
+        if args.count:
+            bot.counter = HandCounter(SEATS, seed=g)
+            watch(game, colors[0], bot.counter)
         winner = game.play()
         won = winner == colors[0]
         games += 1
@@ -708,6 +868,10 @@ def play(args: argparse.Namespace) -> None:
             "decisions": stats.decisions - before[0],
             "fallbacks": sum(stats.fallbacks.values()) - before[2],
             "choose_ms": stats.times_ms[before[1]:],
+            "counted": args.count,
+            "hidden_steals": bot.counter.steals if bot.counter else 0,
+            "mended": bot.counter.mended if bot.counter else 0,
+            "uncounted_draws": bot.inconsistent,
             "seconds": round(time.perf_counter() - t0, 2),
         }
         if out is not None:
@@ -760,15 +924,23 @@ def selftest() -> None:
     stats = BridgeStats()
     colors = [Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE]
     for seed in range(4):
-        bot = SearchBot(seed=seed, playouts=4)
+        bot = CountingSearchBot(seed=seed, playouts=4)
         players = [make_player(colors[0], bot, stats), *[RandomPlayer(c) for c in colors[1:]]]
         game = Game(players, seed=seed)
+        bot.counter = HandCounter(SEATS, seed=seed)
+        watch(game, colors[0], bot.counter)
         bmap = catanatron_board(game)
         assert len(bmap.vertex_of) == 54, "the base board's vertices"
         assert len(bmap.edge_of) == 72, "the base board's edges"
         game.play()
+        truth = true_hands(game)
+        held = sum(any(hands[s] == truth[s] for hands in bot.counter.particles) for s in range(SEATS))
         print(f"selftest game {seed}: winner {game.winning_color()}; so far our seat was asked "
-              f"{stats.decisions} decisions, fallbacks {dict(stats.fallbacks)}")
+              f"{stats.decisions} decisions, fallbacks {dict(stats.fallbacks)}; card counting: "
+              f"{bot.counter.steals} steals unseen, {bot.counter.mended} mended, "
+              f"{bot.inconsistent} draws off the view, final hands held by a guess {held}/{SEATS}")
+        if bot.inconsistent:
+            raise SystemExit("selftest: the card counter disagrees with the view")
     print(f"options hexlog offered that catanatron did not: {dict(stats.only_hexlog)}")
     print(f"options catanatron offered that hexlog did not: {dict(stats.only_catanatron)}")
     if stats.fallbacks:
@@ -786,6 +958,8 @@ def main() -> None:
     ap.add_argument("--opponent", default="alphabeta", choices=("alphabeta", "value", "random"))
     ap.add_argument("--seed", default="bridge")
     ap.add_argument("--playouts", type=int, default=24)
+    ap.add_argument("--no-count", dest="count", action="store_false",
+                    help="deal the others' unseen cards uniformly (no card counting)")
     ap.add_argument("--vp", type=int, default=10)
     ap.add_argument("--out", help="a JSON-lines file of games (appended; games in it are skipped)")
     ap.add_argument("--report", nargs="+", help="print the summary of JSON-lines files and stop")

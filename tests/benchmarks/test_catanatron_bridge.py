@@ -223,3 +223,50 @@ def test_exact_binomial_against_parity() -> None:
     # The pod tournament's figure (benchmarks/search_bot.md): 222 of 400 against 25%.
     assert f"{cb.binomial_p(222, 400):.3g}" == "1.74e-38"
     assert cb.binomial_p(1, 4) == 1.0
+
+
+# --- card counting (HandCounter): what our seat can know of the others' hands ----------------
+
+WOOD, BRICK, SHEEP, WHEAT, ORE = range(5)
+
+
+def gain(seats: int, seat: int, *pairs: tuple[int, int]) -> list[list[int]]:
+    deltas = [[0] * 5 for _ in range(seats)]
+    for r, k in pairs:
+        deltas[seat][r] += k
+    return deltas
+
+
+def test_public_changes_keep_every_hand_exact() -> None:
+    counter = cb.HandCounter(4, particles=16, seed=1)
+    counter.public(gain(4, 1, (WOOD, 2), (ORE, 1)))
+    counter.public(gain(4, 1, (WOOD, -1)))
+    assert all(hands[1] == [1, 0, 0, 0, 1] for hands in counter.particles)
+    assert counter.distinct(1) == 1
+
+
+def test_an_unseen_steal_is_a_guess_until_a_later_payment_settles_it() -> None:
+    counter = cb.HandCounter(4, particles=32, seed=2)
+    counter.public(gain(4, 2, (WOOD, 1), (ORE, 1)))
+    counter.hidden_steal(thief=3, victim=2)
+    # Either card may have gone: the guesses differ, and each keeps both seats' counts.
+    assert counter.distinct(3) == 2
+    assert all(sum(h[2]) == 1 and sum(h[3]) == 1 for h in counter.particles)
+    # Seat 2 then pays an ore in public: only the guesses where the wood was stolen live.
+    counter.public(gain(4, 2, (ORE, -1)))
+    assert all(h[2] == [0] * 5 and h[3] == [1, 0, 0, 0, 0] for h in counter.particles)
+    assert counter.mended == 0
+
+
+def test_a_record_no_guess_explains_is_mended_keeping_counts_and_totals() -> None:
+    counter = cb.HandCounter(3, particles=1, seed=3)
+    counter.public([[1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 1, 0, 0]])
+    counter.hidden_steal(thief=1, victim=0)  # the only guess picks one of wood and brick
+    took = counter.particles[0][1].index(1)
+    other = BRICK if took == WOOD else WOOD
+    counter.public(gain(3, 1, (other, -1)))  # seat 1 pays with the card the guess did not give
+    assert counter.mended == 1
+    # The mend swaps the guess: seat 1 stole the card it paid, seat 0 kept the other.
+    expected_0 = [0] * 5
+    expected_0[took] = 1
+    assert counter.particles[0] == [expected_0, [0] * 5, [0, 0, 1, 0, 0]]
