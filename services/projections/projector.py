@@ -13,13 +13,16 @@ JSON), `hexlog:proj:t:<tid>:standings` (JSON list, best first), `hexlog:proj:t:<
 
 The projector knows game summaries only. Read models that follow finished games (tournament
 standings) are *projections* registered with `register_projection`: the tournament package
-registers its own (services/tournament/projection.py) when it is imported, so this file never
-imports the tournament's ratings; the projections service imports it (app.py).
+registers its own (services/tournament/projection.py) when it is imported. Every Projector
+imports the modules named in `INSTALLED` first, by name, so it runs every projection hexlog
+ships whatever its process imported before, and this file never imports the tournament's
+ratings at its top (which would be an import circle).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import time
 from collections.abc import Callable
@@ -55,9 +58,20 @@ class Projection(Protocol):
 PROJECTIONS: dict[str, Callable[[], Projection]] = {}
 
 
+# The modules of the projections hexlog ships (each registers itself when imported).
+INSTALLED = ("services.tournament.projection",)
+
+
 def register_projection(name: str, make: Callable[[], Projection]) -> None:
     """Every Projector made from now on runs a projection made by `make()`."""
     PROJECTIONS[name] = make
+
+
+def make_projections() -> dict[str, Projection]:
+    """One of each registered projection, the installed ones always among them."""
+    for module in INSTALLED:
+        importlib.import_module(module)
+    return {n: make() for n, make in PROJECTIONS.items()}
 GROUP = "projections"
 CLAIM_EVERY_S = 10.0
 CLAIM_IDLE_MS = 30_000
@@ -82,7 +96,7 @@ class Projector:
         self.store = EventStore(redis)
         self.consumer = consumer
         self.codec = codec()
-        self.projections: dict[str, Projection] = {n: make() for n, make in PROJECTIONS.items()}
+        self.projections: dict[str, Projection] = make_projections()
         self.unreadable: list[str] = []  # games the last rebuild could not read
 
     async def prepare(self) -> None:
@@ -229,7 +243,7 @@ class Projector:
         """Drop every projection key and recompute from the logs; returns the games applied.
         A game that cannot be read is left out (and listed in `self.unreadable`), as the live
         projection leaves it out: one bad log must not stop every other game's rebuild."""
-        self.projections = {n: make() for n, make in PROJECTIONS.items()}
+        self.projections = make_projections()
         self.unreadable = []
         async for key in self.redis.scan_iter(match=f"{PREFIX}:proj:*", count=500):
             await self.redis.delete(key)

@@ -17,7 +17,6 @@ from redis.asyncio import Redis
 from test_robustness import tid_of
 from tournament_helpers import BASELINE, Finished, Hexlog, dump_keys, standings_of, wait_for
 
-import services.tournament  # noqa: F401  (registers the tournament's projection, as the service does)
 from services.projections.projector import Projector, game_key
 from services.rules.protocol import SERVICE_TTL_S, alive_key, is_serving
 from services.store import EventStore
