@@ -7,8 +7,11 @@
 Information regime: hexlog's bot decides from its own seat's view only (its hand and
 development cards exactly; of the others their card counts, buildings, roads, played knights,
 the robber, the bank and the deck's size: what a seat at the table sees), and the search
-determinizes the rest (`bots.determinize`). catanatron's AlphaBetaPlayer and
-ValueFunctionPlayer read the whole game state (every hand and the deck's order).
+determinizes the rest (`bots.determinize`). It counts cards as a player at the table can
+(`HandCounter`): every action's public change to the hands is followed, and a steal's card is
+known only when our seat was the thief or the victim (`--no-count`: the others' hands dealt
+uniformly from the unseen cards instead). catanatron's AlphaBetaPlayer and ValueFunctionPlayer
+read the whole game state (every hand and the deck's order).
 
 Setup (one venv that imports both; git-ignored, never a dependency of hexlog):
 
