@@ -10,8 +10,9 @@ seat's commands (events/auth.py). Tokens are stored by their SHA-256 only.
 Everything lives under `hexlog:gw:` (services/runtime/acl.py: the gateway's own keys). Each
 change of a table is a WATCH/MULTI transaction on its one key, so several gateway processes may
 share them, on a single server or a Redis Cluster: no call spans two keys' slots (a table's key
-and the list of tables may live on different nodes, so creating a table is its SET NX, then
-the listing).
+and the list of tables may live on different nodes, so creating a table is two calls: the
+listing first, then its SET NX; a crash between them leaves an id listed with no table, which
+`list` skips and the listing's expiry drops, never a table that no listing shows).
 """
 
 from __future__ import annotations
@@ -116,15 +117,15 @@ class Lobby:
         """Store a new table; its owner token."""
         table.created_at = time.time()
         owner = await self._token(table.id, OWNER)
+        # Listed first (NX: a taken id keeps its first listing), then stored.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(TABLES, {table.id: table.created_at}, nx=True)
+        pipe.zremrangebyscore(TABLES, 0, table.created_at - TOKEN_TTL_S)  # expired tables
+        await pipe.execute()
         if not await self.redis.set(table_key(table.id), msgspec.json.encode(table), nx=True,
                                     ex=TOKEN_TTL_S):
             await self.redis.delete(token_key(owner))
             raise LobbyError(f"table: {table.id!r} exists")
-        # Then listed (a table not listed yet is still reachable by its id).
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(TABLES, {table.id: table.created_at})
-        pipe.zremrangebyscore(TABLES, 0, table.created_at - TOKEN_TTL_S)  # expired tables
-        await pipe.execute()
         return owner
 
     async def seat_of(self, token: str) -> tuple[str, int] | None:

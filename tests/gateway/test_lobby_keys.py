@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from services.gateway.tables import Lobby, LobbyError, Seat, Table, token_key
+from services.gateway.tables import TABLES, Lobby, LobbyError, Seat, Table, token_key
 
 
 def table(table_id: str, seats: int = 4) -> Table:
@@ -35,6 +35,22 @@ async def test_a_taken_id_is_refused_and_its_owner_token_dropped(redis_client: R
         await lobby.create(table("t-same"))
     assert set(await redis_client.keys("hexlog:gw:tok:*")) == before
     assert await lobby.seat_of(first) == ("t-same", -1)
+
+
+async def test_a_create_cut_short_leaves_no_table_unlisted(redis_client: Redis) -> None:
+    # A create that dies after listing its id and before storing the table: the listing skips
+    # the id, and every table that exists is listed.
+    lobby = Lobby(redis_client)
+    await lobby.create(table("t-whole"))
+    await redis_client.zadd(TABLES, {"t-cut": 1e12})  # listed, never stored
+    assert [t.id for t in await lobby.list()] == ["t-whole"]
+    with pytest.raises(LobbyError, match="no table"):
+        await lobby.get("t-cut")
+    # A second create of a taken id keeps the first one's place in the listing.
+    placed = await redis_client.zscore(TABLES, "t-whole")
+    with pytest.raises(LobbyError, match="exists"):
+        await lobby.create(table("t-whole"))
+    assert await redis_client.zscore(TABLES, "t-whole") == placed
 
 
 async def test_concurrent_joins_take_each_seat_once(redis_client: Redis) -> None:
