@@ -542,14 +542,15 @@ class HandCounter:
     seat builds a city with ore that guess gave away) kills that guess; the living are copied
     back up to the filter's size. Where the record is exact, every guess agrees.
 
-    If every guess dies (too few met a rare history), the first is mended: a card the seat is
-    short of is swapped with another seat's card of a resource the seat has, which keeps every
-    seat's count and every resource's total (`mended` counts these).
+    If every guess dies (too few met a rare history), each is mended: a card a seat is short of
+    is swapped with another opponent's card of a resource the seat has, which keeps every
+    seat's count, every resource's total and our own hand (`mended` counts these).
     """
 
-    def __init__(self, seats: int, particles: int = 64, seed: int = 0) -> None:
+    def __init__(self, seats: int, me: int, particles: int = 64, seed: int = 0) -> None:
         import random
 
+        self.me = me
         self.rng = random.Random(seed)
         self.particles: list[list[list[int]]] = [[[0] * 5 for _ in range(seats)]
                                                  for _ in range(particles)]
@@ -569,7 +570,7 @@ class HandCounter:
                 alive.append(hands)
         if not alive:
             self.mended += 1
-            alive = [mend_hands(self.particles[0])]
+            alive = [mend_hands(hands, self.me) for hands in self.particles]
         self.refill(alive)
 
     def hidden_steal(self, thief: int, victim: int) -> None:
@@ -604,11 +605,15 @@ class HandCounter:
         return len({tuple(hands[seat]) for hands in self.particles})
 
 
-def mend_hands(hands: list[list[int]]) -> list[list[int]]:
+def mend_hands(hands: list[list[int]], me: int) -> list[list[int]]:
+    """Swap cards between the other seats until no hand is short. Such a swap always exists
+    while the counts hold: a short seat's count is not negative, so it holds another resource,
+    and the others' total of the short one is not negative, so another opponent holds it."""
     for x, hand in enumerate(hands):
         for r in range(5):
             while hand[r] < 0:
-                swap = next(((y, s) for y, other in enumerate(hands) if y != x and other[r] > 0
+                swap = next(((y, s) for y, other in enumerate(hands)
+                             if y not in (x, me) and other[r] > 0
                              for s in range(5) if s != r and hand[s] > 0), None)
                 if swap is None:
                     hand[r] = 0
@@ -858,7 +863,7 @@ def play(args: argparse.Namespace) -> None:
         game = Game(players, seed=seed, vps_to_win=args.vp)
         assert game.state.colors.index(colors[0]) == position
         if args.count:
-            bot.counter = HandCounter(SEATS, seed=g)
+            bot.counter = HandCounter(SEATS, me=position, seed=g)
             watch(game, colors[0], bot.counter)
         winner = game.play()
         won = winner == colors[0]
@@ -930,7 +935,7 @@ def selftest() -> None:
         bot = CountingSearchBot(seed=seed, playouts=4)
         players = [make_player(colors[0], bot, stats), *[RandomPlayer(c) for c in colors[1:]]]
         game = Game(players, seed=seed)
-        bot.counter = HandCounter(SEATS, seed=seed)
+        bot.counter = HandCounter(SEATS, me=game.state.colors.index(colors[0]), seed=seed)
         watch(game, colors[0], bot.counter)
         bmap = catanatron_board(game)
         assert len(bmap.vertex_of) == 54, "the base board's vertices"

@@ -238,7 +238,7 @@ def gain(seats: int, seat: int, *pairs: tuple[int, int]) -> list[list[int]]:
 
 
 def test_public_changes_keep_every_hand_exact() -> None:
-    counter = cb.HandCounter(4, particles=16, seed=1)
+    counter = cb.HandCounter(4, me=0, particles=16, seed=1)
     counter.public(gain(4, 1, (WOOD, 2), (ORE, 1)))
     counter.public(gain(4, 1, (WOOD, -1)))
     assert all(hands[1] == [1, 0, 0, 0, 1] for hands in counter.particles)
@@ -246,7 +246,7 @@ def test_public_changes_keep_every_hand_exact() -> None:
 
 
 def test_an_unseen_steal_is_a_guess_until_a_later_payment_settles_it() -> None:
-    counter = cb.HandCounter(4, particles=32, seed=2)
+    counter = cb.HandCounter(4, me=0, particles=32, seed=2)
     counter.public(gain(4, 2, (WOOD, 1), (ORE, 1)))
     counter.hidden_steal(thief=3, victim=2)
     # Either card may have gone: the guesses differ, and each keeps both seats' counts.
@@ -259,7 +259,7 @@ def test_an_unseen_steal_is_a_guess_until_a_later_payment_settles_it() -> None:
 
 
 def test_a_record_no_guess_explains_is_mended_keeping_counts_and_totals() -> None:
-    counter = cb.HandCounter(3, particles=1, seed=3)
+    counter = cb.HandCounter(3, me=2, particles=1, seed=3)
     counter.public([[1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 1, 0, 0]])
     counter.hidden_steal(thief=1, victim=0)  # the only guess picks one of wood and brick
     took = counter.particles[0][1].index(1)
@@ -270,3 +270,18 @@ def test_a_record_no_guess_explains_is_mended_keeping_counts_and_totals() -> Non
     expected_0 = [0] * 5
     expected_0[took] = 1
     assert counter.particles[0] == [expected_0, [0] * 5, [0, 0, 1, 0, 0]]
+
+
+def test_a_mend_never_changes_our_own_hand() -> None:
+    # Our seat (0) holds a wood, as seat 1 does: the mend must take seat 1's, whatever the order.
+    for seed in range(8):
+        counter = cb.HandCounter(3, me=0, particles=1, seed=seed)
+        counter.public([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0]])
+        counter.hidden_steal(thief=2, victim=1)
+        took = counter.particles[0][2].index(1)
+        other = BRICK if took == WOOD else WOOD
+        counter.public(gain(3, 2, (other, -1)))
+        assert counter.mended == 1
+        expected_1 = [0] * 5
+        expected_1[took] = 1
+        assert counter.particles[0] == [[1, 0, 0, 0, 0], expected_1, [0] * 5]
