@@ -33,7 +33,7 @@ engine: $(STAMP)
 interpreted: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --clean
 
-# CI's compiled-engine pass (.ci/run, after the interpreted suite): the tests (rules, golden
+# CI's compiled-engine pass (.ci/run, beside the interpreted suite): the tests (rules, golden
 # logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
 # both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
 # does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
