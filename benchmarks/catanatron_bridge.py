@@ -50,6 +50,7 @@ import argparse
 import hashlib
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -60,7 +61,7 @@ from typing import Any
 
 import msgspec
 
-from bots.search import SearchBot
+from bots.search import DEFAULT_PLAYOUTS, SearchBot
 from events.commands import (
     BuildCity,
     BuildRoad,
@@ -548,8 +549,6 @@ class HandCounter:
     """
 
     def __init__(self, seats: int, me: int, particles: int = 64, seed: int = 0) -> None:
-        import random
-
         self.me = me
         self.rng = random.Random(seed)
         self.particles: list[list[list[int]]] = [[[0] * 5 for _ in range(seats)]
@@ -596,7 +595,7 @@ class HandCounter:
             out.append([list(h) for h in self.rng.choice(alive)])
         self.particles = out
 
-    def sample(self, rng: Any) -> list[list[int]]:
+    def sample(self, rng: random.Random) -> list[list[int]]:
         """One guess at every seat's hand (a copy)."""
         return [list(h) for h in rng.choice(self.particles)]
 
@@ -630,7 +629,7 @@ class CountingSearchBot(SearchBot):
     """The search bot with the bridge's `HandCounter` as its belief about the others' hands
     (the search deals development cards as before: uniformly over the unseen ones)."""
 
-    def __init__(self, seed: int = 0, playouts: int = 24) -> None:
+    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS) -> None:
         super().__init__(seed=seed, playouts=playouts)
         self.counter: HandCounter | None = None
         self.inconsistent = 0  # draws that did not match the view (then: the uniform deal)
@@ -824,8 +823,6 @@ def opponents(name: str, colors: list[Any]) -> list[Any]:
 
 def seat_seed(base: str, game: int, position: int, players: list[Any]) -> int:
     """The first seed of game `game`'s sequence that seats players[0] at `position`."""
-    import random
-
     for attempt in range(1000):
         digest = hashlib.sha256(f"{base}|{game}|{attempt}".encode()).digest()
         seed = int.from_bytes(digest[:4], "big")
