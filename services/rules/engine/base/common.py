@@ -17,10 +17,11 @@ def require_current(state: State, seat: int) -> None:
         )
 
 
-def can_afford(hand: Sequence[int], cost: Sequence[int]) -> bool:
+def can_afford(hand: list[int], cost: tuple[int, ...]) -> bool:
     """Whether `hand` holds `cost` (vectors as wide as the ruleset's resources). The base
     five are unrolled (this is on every prompt's path); a module's resources are looked at
-    only when the base ones are there."""
+    only when the base ones are there. Concrete types, not `Sequence`: the compiled build then
+    reads items without a generic lookup (a fifth of the main prompt's cost went here)."""
     return (hand[0] >= cost[0] and hand[1] >= cost[1] and hand[2] >= cost[2]
             and hand[3] >= cost[3] and hand[4] >= cost[4]
             and (len(cost) == 5 or all(h >= c for h, c in zip(hand[5:], cost[5:], strict=True))))

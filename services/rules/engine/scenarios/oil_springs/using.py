@@ -36,11 +36,11 @@ USE_COMMANDS = (RefineOil, BuildMetropolis, SequesterOil)
 METROPOLIS_LEVEL = 3
 
 
-def metropolis_cost(state: State) -> list[int]:
+def metropolis_cost(state: State) -> tuple[int, ...]:
     vocab = state.rules.vocab
     cost = vocab.vector({"brick": 1, "grain": 1, "ore": 1})
     cost[oil_state(state).oil] = METROPOLIS_OIL
-    return cost
+    return tuple(cost)
 
 
 def require_own_turn(state: State, seat: int) -> None:
