@@ -11,7 +11,16 @@ from dataclasses import dataclass, field
 
 from bots.sdk import Bot, observers, reseed
 from events.events import Event, GameCreated
-from services.rules.engine import decide, evolve, initial_state, next_prompt, pending, redact, view
+from services.rules.engine import (
+    decide,
+    evolve,
+    initial_state,
+    next_prompt,
+    pending,
+    redact,
+    step,
+    view,
+)
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import State
 
@@ -50,11 +59,14 @@ def play(
             reseed(bot, created.seed_sha256, prompt.seat, state.version)
         seen = view(state, prompt.seat) if bot.needs_view else None
         command = bot.choose(seen, prompt)
-        events = decide(state, command, dealer)
-        for e in events:
-            evolve(state, e)
-            for seat, reader in readers:
-                reader.observe(seat, redact(state, e, seat))
+        if readers:  # each event is redacted against the state just after it
+            events = decide(state, command, dealer)
+            for e in events:
+                evolve(state, e)
+                for seat, reader in readers:
+                    reader.observe(seat, redact(state, e, seat))
+        else:
+            events = step(state, command, dealer)
         if keep_log:
             game.log.extend(events)
         decisions += 1

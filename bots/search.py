@@ -59,7 +59,7 @@ from events.commands import (
 from events.events import Event, GameCreated
 from events.prompts import Prompt, View
 from events.types import RESOURCES, bundle_to_vector, vector_to_bundle
-from services.rules.engine import Rejected, decide, evolve, next_prompt, pending
+from services.rules.engine import Rejected, next_prompt, pending, step
 from services.rules.engine.base.scoring import total_vp
 from services.rules.engine.chance import SamplingDealer
 from services.rules.engine.state import NO_ONE, State
@@ -269,8 +269,7 @@ class SearchBot:
     def playout(self, state: State, me: int, first: Command) -> float:
         dealer = SamplingDealer(self.rng)
         try:
-            for e in decide(state, first, dealer):
-                evolve(state, e)
+            step(state, first, dealer)
         except Rejected:
             return -1e6  # cannot happen for a prompt's option; never chosen if it does
         start_turn = state.turn
@@ -284,14 +283,12 @@ class SearchBot:
             prompt = prompts[0] if len(prompts) == 1 else next_prompt(state, prompts)
             command = fast_policy(state, prompt, self.rng)
             try:
-                events = decide(state, command, dealer)
-            except Rejected:
+                step(state, command, dealer)
+            except Rejected:  # nothing was folded: the state is as it was
                 try:
-                    events = decide(state, prompt.default, dealer)
+                    step(state, prompt.default, dealer)
                 except Rejected:
                     break  # a drawn state a module's rule cannot go on from: score it as it is
-            for e in events:
-                evolve(state, e)
             steps += 1
         return evaluate(state, me)
 

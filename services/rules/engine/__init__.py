@@ -4,6 +4,7 @@
     state = initial_state(created)
     events = decide(state, command, dealer)             # or raises Rejected(rule_id, message)
     for e in events: evolve(state, e)                   # mutates and returns the state
+    events = step(state, command, dealer)               # both in one pass (same result)
     pending(state), view(state, seat), score(state), state.copy()
     chance_outcomes(state, command)                     # every outcome of its chance, with p
 
@@ -27,7 +28,7 @@ from services.rules.engine.base.scoring import public_vp, scores, total_vp
 from services.rules.engine.base.setup import setup_order
 from services.rules.engine.board import Board
 from services.rules.engine.chance import SeededDealer, seed_commitment
-from services.rules.engine.dispatch import decide, evolve, next_prompt, pending
+from services.rules.engine.dispatch import decide, evolve, next_prompt, pending, step
 from services.rules.engine.mapdata import MapData, MapError, load_map
 from services.rules.engine.modules import (
     MODULES,
@@ -60,6 +61,7 @@ __all__ = [
     "public_vp",
     "redact",
     "score",
+    "step",
     "total_vp",
     "view",
 ]

@@ -1,5 +1,5 @@
-"""The decider's dispatch: `decide`, `evolve`, `pending` and `next_prompt` (docs/design.md
-"The decider contract"), re-exported by the engine package.
+"""The decider's dispatch: `decide`, `evolve`, `step`, `pending` and `next_prompt`
+(docs/design.md "The decider contract"), re-exported by the engine package.
 
 They live in a module of their own, not in the package's `__init__`, because packages stay
 interpreted in the compiled build (scripts/build_engine.py) and these four run on every
@@ -7,6 +7,8 @@ decision of every game.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from events.commands import Command
 from events.events import Event
@@ -18,6 +20,38 @@ from services.rules.engine.state import State
 
 def decide(state: State, command: Command, dealer: Dealer) -> list[Event]:
     """The events `command` causes, or Rejected. Never changes `state`."""
+    events = _handler(state, command)(state, command, dealer)
+    derive_after = state.rules.derive_after
+    for e in events:
+        if type(e) in derive_after:
+            scratch = state.copy()
+            for folded in events:
+                evolve(scratch, folded)
+            return _with_consequences(scratch, list(events), dealer)
+    return events
+
+
+def step(state: State, command: Command, dealer: Dealer) -> list[Event]:
+    """`decide`, then `evolve` of each event it returns, in one pass: the same events and
+    the same state after, for a caller that folds the events at once (the in-process game
+    loop, a search bot's playouts). The derivers then run on `state` itself, not on a scratch
+    copy folded a second time. A rejected command raises before anything is folded: `state`
+    is unchanged."""
+    events = _handler(state, command)(state, command, dealer)
+    derive_after = state.rules.derive_after
+    triggered = False
+    for e in events:
+        evolve(state, e)
+        if type(e) in derive_after:
+            triggered = True
+    return _with_consequences(state, list(events), dealer) if triggered else events
+
+
+Handler = Callable[[State, Command, Dealer], list[Event]]
+
+
+def _handler(state: State, command: Command) -> Handler:
+    """The handler that judges `command`, once the game, the seat and the phase allow it."""
     rules = state.rules
     if state.finished:
         raise reject("base.game.over", "the game is over")
@@ -32,12 +66,7 @@ def decide(state: State, command: Command, dealer: Dealer) -> list[Event]:
             phase_refusal(state, command),
             f"{type(command).__name__} is not possible during {state.phase}",
         )
-    events = handler(state, command, dealer)
-    derive_after = rules.derive_after
-    for e in events:
-        if type(e) in derive_after:
-            return _with_consequences(state, events, dealer)
-    return events
+    return handler
 
 
 def phase_refusal(state: State, command: Command) -> str:
@@ -49,20 +78,17 @@ def phase_refusal(state: State, command: Command) -> str:
     return "base.turn.wrong_phase"
 
 
-def _with_consequences(state: State, events: list[Event], dealer: Dealer) -> list[Event]:
-    """Run the derivers (awards, victory, module consequences) on a scratch copy."""
-    scratch = state.copy()
-    for e in events:
-        evolve(scratch, e)
-    seen = {type(e) for e in events}
-    out = list(events)
-    for triggers, derive in state.rules.derivers:
-        if scratch.finished:
+def _with_consequences(folded: State, out: list[Event], dealer: Dealer) -> list[Event]:
+    """Run the derivers (awards, victory, module consequences) on `folded`, a state the
+    events `out` have already been folded into; their events are folded too and appended."""
+    seen = {type(e) for e in out}
+    for triggers, derive in folded.rules.derivers:
+        if folded.finished:
             break
         if triggers.isdisjoint(seen):
             continue
-        for e in derive(scratch, dealer):
-            evolve(scratch, e)
+        for e in derive(folded, dealer):
+            evolve(folded, e)
             seen.add(type(e))
             out.append(e)
     return out
