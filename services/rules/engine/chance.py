@@ -18,15 +18,15 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Final, Protocol, TypeVar, cast
 
 T = TypeVar("T")
 
-DICE_OUTCOMES: tuple[tuple[int, int], ...] = tuple(
+DICE_OUTCOMES: Final[tuple[tuple[int, int], ...]] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, 7)
 )
-DICE_WEIGHTS: tuple[int, ...] = (1,) * 36
-_DICE_TOTALS: list[int] = list(range(1, 37))  # running totals of DICE_WEIGHTS (every roll)
+DICE_WEIGHTS: Final[tuple[int, ...]] = (1,) * 36
+_DICE_TOTALS: Final[list[int]] = list(range(1, 37))  # running totals of DICE_WEIGHTS (every roll)
 
 
 class Dealer(Protocol):
@@ -57,7 +57,7 @@ def _fast_sha256() -> Callable[[bytes], _Sha256]:
     return cast(Callable[[bytes], _Sha256], hashlib.sha256)
 
 
-_SHA256 = _fast_sha256()
+_SHA256: Final = _fast_sha256()
 
 
 def weighted_index(x: int, weights: Sequence[int]) -> int:

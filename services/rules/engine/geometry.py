@@ -7,12 +7,14 @@ serialisation. `Board` turns these names into dense integer ids once per map.
 
 from __future__ import annotations
 
+from typing import Final
+
 Hex = tuple[int, int]
 VertexKey = tuple[Hex, Hex, Hex]  # sorted
 EdgeKey = tuple[Hex, Hex]  # sorted
 
 # Neighbour directions in clockwise order starting north-east.
-DIRECTIONS: tuple[Hex, ...] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+DIRECTIONS: Final[tuple[Hex, ...]] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:

@@ -11,11 +11,13 @@ Awards follow from derivers: `PieceRemoved` triggers Longest Road like a build d
 
 from __future__ import annotations
 
+from typing import Final
+
 from events.pieces import PieceRemoved
 from services.rules.engine.base.roads import longest_road, longest_road_through
 from services.rules.engine.state import NO_ONE, Player, Rules, State
 
-BASE_SETS = ("road", "settlement", "city")
+BASE_SETS: Final = ("road", "settlement", "city")
 
 
 def sites(p: Player, kind: str) -> set[int]:

@@ -10,7 +10,7 @@ dealer), so `view` only has to hide other seats' hands and cards.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -18,18 +18,18 @@ from services.rules.engine.board import Board
 from services.rules.engine.ruleset import Ruleset
 
 # Phases of the base turn (docs/rules/base.md §1.3–§1.6). Modules may add their own (strings, namespaced).
-SETUP = "setup"
-ROLL = "roll"
-DISCARD = "discard"
-ROBBER = "robber"
-MAIN = "main"
-ROAD_BUILDING = "road_building"
-TRADE = "trade"
-OVER = "over"
+SETUP: Final = "setup"
+ROLL: Final = "roll"
+DISCARD: Final = "discard"
+ROBBER: Final = "robber"
+MAIN: Final = "main"
+ROAD_BUILDING: Final = "road_building"
+TRADE: Final = "trade"
+OVER: Final = "over"
 
-NO_ONE = -1
-SETTLEMENT = 1
-CITY = 2
+NO_ONE: Final = -1
+SETTLEMENT: Final = 1
+CITY: Final = 2
 
 
 Rules = Ruleset["State"]  # the engine's rulesets: hooks typed against this State

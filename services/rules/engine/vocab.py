@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Final, Literal, cast
 
 from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource
 
-BASE_WIDTH = len(RESOURCES)
+BASE_WIDTH: Final = len(RESOURCES)
 
 Site = Literal["vertex", "edge", "hex"]
 
@@ -55,8 +55,8 @@ BASE_PIECES = (
     PieceKind("settlement", "vertex", 5, level=1, vp=1),
     PieceKind("city", "vertex", 4, level=2, vp=2),
 )
-BASE_BANK = 19
-BASE_DECK = (14, 5, 2, 2, 2)
+BASE_BANK: Final = 19
+BASE_DECK: Final = (14, 5, 2, 2, 2)
 
 
 class Vocabulary:

@@ -5,7 +5,7 @@ never played (they count in `total_vp`)."""
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import cast
+from typing import Final, cast
 
 from events.commands import (
     BuyDevelopmentCard,
@@ -36,11 +36,11 @@ from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, Rules, State
 
-KNIGHT = DEV_INDEX["knight"]
-ROAD_BUILDING_CARD = DEV_INDEX["road_building"]
-YEAR_OF_PLENTY = DEV_INDEX["year_of_plenty"]
-MONOPOLY = DEV_INDEX["monopoly"]
-YOP_PAIRS = tuple(combinations_with_replacement(range(5), 2))
+KNIGHT: Final = DEV_INDEX["knight"]
+ROAD_BUILDING_CARD: Final = DEV_INDEX["road_building"]
+YEAR_OF_PLENTY: Final = DEV_INDEX["year_of_plenty"]
+MONOPOLY: Final = DEV_INDEX["monopoly"]
+YOP_PAIRS: Final = tuple(combinations_with_replacement(range(5), 2))
 
 
 def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:

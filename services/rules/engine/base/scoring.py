@@ -6,6 +6,8 @@ the log records "Longest Road passes to Red" as an event rather than leaving it 
 
 from __future__ import annotations
 
+from typing import Final
+
 from events.events import (
     CityBuilt,
     DevelopmentCardBought,
@@ -22,9 +24,9 @@ from events.types import DEV_INDEX
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import NO_ONE, SETUP, Rules, State
 
-VP_CARD = DEV_INDEX["victory_point"]
-MIN_ROAD = 5
-MIN_ARMY = 3
+VP_CARD: Final = DEV_INDEX["victory_point"]
+MIN_ROAD: Final = 5
+MIN_ARMY: Final = 3
 
 
 def _pieces_and_awards(state: State, seat: int) -> int:

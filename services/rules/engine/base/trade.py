@@ -5,6 +5,7 @@ open at a time; while it is open the table waits for answers (phase `trade`)."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from events.commands import (
     AcceptTrade,
@@ -69,7 +70,7 @@ def maritime_options(state: State, seat: int, phase: str) -> list[Command]:
 
 
 # The resources a trade giving g takes, in option order (every other resource).
-TAKEN = tuple(tuple(t for t in range(5) if t != g) for g in range(5))
+TAKEN: Final = tuple(tuple(t for t in range(5) if t != g) for g in range(5))
 
 
 @cache
@@ -248,7 +249,7 @@ def prompt_trade(state: State) -> list[Prompt]:
     return prompts
 
 
-ANSWERS = (AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade, CancelTrade)
+ANSWERS: Final = (AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade, CancelTrade)
 
 
 def trade_refusal(state: State, cmd: Command) -> str | None:

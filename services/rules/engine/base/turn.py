@@ -6,6 +6,8 @@ the hexes, a scenario's 7 moves a barbarian instead of the robber, …)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from events.commands import Command, DiscardResources, EndTurn, MoveRobber, RollDice
 from events.events import (
     CardStolen,
@@ -25,7 +27,7 @@ from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
 
-NO_CARDS = [0, 0, 0, 0, 0]  # compared with, never changed
+NO_CARDS: Final = [0, 0, 0, 0, 0]  # compared with, never changed
 
 # --- rolling and production -----------------------------------------------------------------
 
@@ -152,7 +154,7 @@ def base_robber_hexes(state: State, seat: int) -> list[int]:
     return [h for h in state.board.topo.land_hexes if h != robber]
 
 
-OFF_BOARD = NO_ONE  # the robber's place when it is off the board (a map starting it there)
+OFF_BOARD: Final = NO_ONE  # the robber's place when it is off the board (a map starting it there)
 
 
 def base_robber_home(state: State) -> int | None:
