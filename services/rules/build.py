@@ -21,8 +21,8 @@ ENGINE = "services.rules.engine"
 ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 # Each module is compiled on its own (mypyc's separate mode): `<module>.so` and the library
 # `<module>__mypyc.so` beside it; the engine package's library is `engine__mypyc.so` in
-# services/rules/. (One shared library for all would have to sit at the import root, which an
-# editable install does not put on sys.path.)
+# services/rules/. (One library for all, named inside services/rules/, failed its import
+# check when tried: benchmarks/compiled.md, "What is left".)
 _PACKAGE_LIB = ENGINE_DIR.parent / "engine__mypyc"
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
