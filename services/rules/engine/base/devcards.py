@@ -27,6 +27,7 @@ from events.types import DEV_INDEX, RESOURCE_INDEX, RESOURCES, DevCard
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import (
     can_afford,
+    holds_any,
     pay,
     require_afford,
     require_current,
@@ -45,7 +46,7 @@ YOP_PAIRS: Final = tuple(combinations_with_replacement(range(5), 2))
 
 def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    if not any(state.deck):
+    if not holds_any(state.deck):
         raise reject("base.dev.empty_deck", "the development deck is empty")
     require_afford(state, cmd.seat, "development_card", "base.dev.cost")
     card = dealer.pick(f"devcard:{state.dev_draws}", state.rules.vocab.dev_cards, state.deck)
@@ -101,7 +102,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     """Development card commands open to `seat` in `phase` (ROLL: only the Knight)."""
     out: list[Command] = []
     p = state.players[seat]
-    if phase == MAIN and can_afford(p.hand, state.rules.costs["development_card"]) and any(state.deck):
+    if phase == MAIN and can_afford(p.hand, state.rules.costs["development_card"]) and holds_any(state.deck):
         out.append(BuyDevelopmentCard(seat=seat))
     if state.dev_played:
         return out

@@ -16,7 +16,7 @@ from events.commands import (
 )
 from events.prompts import Prompt
 from services.rules.engine.base.building import pieces_left
-from services.rules.engine.base.common import can_afford
+from services.rules.engine.base.common import can_afford, holds_any
 from services.rules.engine.base.roads import legal_road_edges, legal_settlement_vertices
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, Rules, State
 
@@ -62,7 +62,7 @@ def prompt_roll(state: State) -> list[Prompt]:
 def prompt_main(state: State) -> list[Prompt]:
     seat = state.current
     options = extras(state, seat, MAIN, building_options(state, seat, [EndTurn(seat=seat)]))
-    may_trade = any(state.players[seat].hand)
+    may_trade = holds_any(state.players[seat].hand)
     return [Prompt(seat=seat, stage=MAIN, options=options, default=options[0], may_trade=may_trade)]
 
 

@@ -21,7 +21,7 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
-from services.rules.engine.base.common import require_current, vector
+from services.rules.engine.base.common import holds_any, require_current, vector
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
@@ -83,13 +83,14 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
     only one seat is due it (that seat takes what is left)."""
     short: list[int] = []
     bank = state.bank
+    # Plain loops and any/all over generators, not sum/min/zip/map over lists: the compiled
+    # build turns them into C loops, where a builtin call is a lookup and a generic call.
     total = 0
     for row in gains:
         for n in row:
             total += n
-    if total <= min(bank):  # gains are counts (never negative)
+    if all(left >= total for left in bank):  # gains are counts (never negative)
         return gains, short  # the common case: the bank can pay everything due
-    # Plain loops, not sum/zip over maps: the compiled build turns them into C loops.
     for r in range(len(gains[0]) if gains else 0):
         need = 0
         for row in gains:
@@ -108,12 +109,13 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
 
 def produce(state: State, total: int) -> list[Event]:
     gains, short = apply_shortage(state, state.rules.production(state, total))
-    if not short and not any(map(any, gains)):
+    if not short and not any(n for row in gains for n in row):
         return []
     vocab = state.rules.vocab
+    wire = vocab.wire_bundle
     return [
         ResourcesProduced(
-            gains=tuple(map(vocab.wire_bundle, gains)),
+            gains=tuple([wire(row) for row in gains]),
             short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
         )
     ]
@@ -234,7 +236,7 @@ def robber_refusal(state: State, seat: int, h: int, victim: int | None) -> str |
 def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
     """One random resource card from the victim's hand (nothing if it is empty)."""
     hand = state.players[victim].hand
-    if not any(hand):
+    if not holds_any(hand):
         return []
     names = state.rules.vocab.resources
     resource = dealer.pick(f"steal:{state.steals}", names, hand)
