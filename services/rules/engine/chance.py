@@ -26,7 +26,6 @@ DICE_OUTCOMES: Final[tuple[tuple[int, int], ...]] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, 7)
 )
 DICE_WEIGHTS: Final[tuple[int, ...]] = (1,) * 36
-_DICE_TOTALS: Final[list[int]] = list(range(1, 37))  # running totals of DICE_WEIGHTS (every roll)
 
 
 class Dealer(Protocol):
@@ -95,7 +94,9 @@ class SeededDealer:
 
     def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:
         # The same outcome as `weighted_index`: the first whose running total exceeds x.
-        totals = _DICE_TOTALS if weights is DICE_WEIGHTS else list(accumulate(weights))
+        if weights is DICE_WEIGHTS:  # every roll: 36 weights of 1, so outcome x is the x-th
+            return outcomes[self.uniform(key, 36)]
+        totals = list(accumulate(weights))
         if not totals or totals[-1] <= 0:
             raise ValueError(f"chance point {key!r} has no possible outcome")
         return outcomes[bisect_right(totals, self.uniform(key, totals[-1]))]
