@@ -7,7 +7,7 @@ without one (the base game) every edge counts 1 and the unweighted searches belo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from services.rules.engine import hooks
 from services.rules.engine.state import NO_ONE, State
@@ -137,8 +137,8 @@ def longest_road(state: State, seat: int) -> int:
     vertex is a plain loop, searched from any of its vertices.
     """
     roads = state.players[seat].roads
-    walk = _trail_walker(state, seat)
-    weighted = state.rules.route_weight is not None
+    trails = _Trails(state, seat)
+    weighted = trails.weights is not None
     best = 0
     seen = 0  # bit mask of the roads of the pieces searched so far
     for root in roads:
@@ -147,15 +147,16 @@ def longest_road(state: State, seat: int) -> int:
             for v in starts:
                 if best >= count and not weighted:
                     break  # no trail is longer than its piece
-                n = walk(v, 0, 0)
+                n = trails.walk(v, 0, 0)
                 if n > best:
                     best = n
     return best
 
 
 # The last answer of `longest_road_through` with everything it depends on (the map, the seat,
-# the road, the seat's roads, every vertex's owner). A road is evolved twice in a row: on the
-# scratch copy `decide` gives the derivers, then on the real state; the second is answered here.
+# the road, the seat's roads, every vertex's owner). After `decide` a road is evolved twice in
+# a row: on the scratch copy the derivers see, then on the real state; the second is answered
+# here (`step` evolves it once).
 _last_through: tuple[object, int, int, frozenset[int], list[int], int] | None = None
 
 
@@ -182,83 +183,66 @@ def longest_road_through(state: State, seat: int, e: int) -> int:
 
 
 def _search_through(state: State, seat: int, e: int) -> int:
-    roads = state.players[seat].roads
-    links = state.board.topo.vertex_links
-    owner = state.vertex_owner
-    walk = _trail_walker(state, seat)
+    trails = _Trails(state, seat)
+    roads, links, owner = trails.roads, trails.links, trails.owner
     a, b = state.board.topo.edge_vertices[e]
     if _degree(roads, links[a]) > _degree(roads, links[b]):
         a, b = b, a
     b_free = owner[b] in (NO_ONE, seat)
-
-    def through(v: int, used: int, length: int) -> int:
-        best = length + (walk(b, used, 0) if b_free else 0)
-        for f, w, bit in links[v]:
-            if f in roads and not used & bit:
-                o = owner[w]
-                if o != NO_ONE and o != seat:  # the part from a ends at an opponent's building
-                    n = length + 1 + (walk(b, used | bit, 0) if b_free else 0)
-                else:
-                    n = through(w, used | bit, length + 1)
-                if n > best:
-                    best = n
-        return best
-
     if owner[a] in (NO_ONE, seat):
-        return 1 + through(a, 1 << e, 0)
-    return 1 + (walk(b, 1 << e, 0) if b_free else 0)  # nothing from a: it cannot be passed
+        return 1 + trails.through(a, 1 << e, 0, b, b_free)
+    return 1 + (trails.walk(b, 1 << e, 0) if b_free else 0)  # nothing from a: it cannot be passed
 
 
 def _degree(roads: set[int], links: tuple[tuple[int, int, int], ...]) -> int:
     return sum(1 for f, _, _ in links if f in roads)
 
 
-def _trail_walker(state: State, seat: int) -> Callable[[int, int, int], int]:
-    """`walk(v, used, length)`: the length of the longest trail that continues from vertex v
-    on the seat's roads not in `used` (a bit mask of edge ids), `length` being the roads
-    walked so far. The trail may end at an opponent's building but not pass it."""
-    roads = state.players[seat].roads
-    links = state.board.topo.vertex_links
-    owner = state.vertex_owner
-    weight = state.rules.route_weight
-    if weight is not None:
-        return _weighted_walker(state, seat, weight)
+class _Trails:
+    """The trails of one seat's route pieces. A class with methods, not closures: in the
+    compiled build the searches' recursive calls are then direct C calls (a closure is called
+    through CPython's call protocol)."""
 
-    def walk(v: int, used: int, length: int) -> int:
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        self.roads = state.players[seat].roads
+        self.links = state.board.topo.vertex_links
+        self.owner = state.vertex_owner
+        # Where the ruleset has a `route_weight` hook, each piece counts that many roads.
+        weight = state.rules.route_weight
+        self.weights: dict[int, int] | None = (
+            None if weight is None else {f: weight(state, seat, f) for f in self.roads}
+        )
+
+    def walk(self, v: int, used: int, length: int) -> int:
+        """The length of the longest trail that continues from vertex v on the seat's pieces
+        not in `used` (a bit mask of edge ids), `length` being the roads walked so far. The
+        trail may end at an opponent's building but not pass it."""
+        roads, owner, seat, weights = self.roads, self.owner, self.seat, self.weights
         best = length
-        for f, w, bit in links[v]:
+        for f, w, bit in self.links[v]:
             if f in roads and not used & bit:
+                step = length + (1 if weights is None else weights[f])
                 o = owner[w]
-                blocked = o != NO_ONE and o != seat
-                n = length + 1 if blocked else walk(w, used | bit, length + 1)
+                n = step if o != NO_ONE and o != seat else self.walk(w, used | bit, step)
                 if n > best:
                     best = n
         return best
 
-    return walk
-
-
-def _weighted_walker(
-    state: State, seat: int, weight: hooks.RouteWeight[State]
-) -> Callable[[int, int, int], int]:
-    """`walk` where each route piece counts `weight(state, seat, edge)` roads."""
-    roads = state.players[seat].roads
-    links = state.board.topo.vertex_links
-    owner = state.vertex_owner
-    weights = {e: weight(state, seat, e) for e in roads}
-
-    def walk(v: int, used: int, length: int) -> int:
-        best = length
-        for f, w, bit in links[v]:
-            if f in roads and not used & bit:
-                o = owner[w]
-                step = length + weights[f]
-                n = step if o != NO_ONE and o != seat else walk(w, used | bit, step)
+    def through(self, v: int, used: int, length: int, b: int, b_free: bool) -> int:
+        """Unweighted: the longest trail that goes on from v, the new road's end a, each of its
+        trails completed by the longest one from the other end b (`longest_road_through`)."""
+        best = length + (self.walk(b, used, 0) if b_free else 0)
+        for f, w, bit in self.links[v]:
+            if f in self.roads and not used & bit:
+                o = self.owner[w]
+                if o != NO_ONE and o != self.seat:  # the part from a ends at an opponent's building
+                    n = length + 1 + (self.walk(b, used | bit, 0) if b_free else 0)
+                else:
+                    n = self.through(w, used | bit, length + 1, b, b_free)
                 if n > best:
                     best = n
         return best
-
-    return walk
 
 
 def _piece(state: State, seat: int, root: int, seen: int) -> tuple[int, list[int], int]:

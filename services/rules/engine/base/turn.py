@@ -304,10 +304,11 @@ def pass_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
 
 
 def evolve_dice(state: State, e: DiceRolled) -> None:
+    total = e.d1 + e.d2
     state.rolls += 1
     state.rolled = True
-    state.last_roll = e.d1 + e.d2
-    after_number(state, e.d1 + e.d2)
+    state.last_roll = total
+    after_number(state, total)
 
 
 def after_number(state: State, total: int) -> None:
