@@ -137,17 +137,22 @@ def longest_road(state: State, seat: int) -> int:
     vertex is a plain loop, searched from any of its vertices.
     """
     roads = state.players[seat].roads
-    trails = _Trails(state, seat)
-    weighted = trails.weights is not None
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
+    weight = state.rules.route_weight
+    weights = None if weight is None else {f: weight(state, seat, f) for f in roads}
     best = 0
     seen = 0  # bit mask of the roads of the pieces searched so far
     for root in roads:
         if not seen >> root & 1:
             count, starts, seen = _piece(state, seat, root, seen)
             for v in starts:
-                if best >= count and not weighted:
+                if best >= count and weights is None:
                     break  # no trail is longer than its piece
-                n = trails.walk(v, 0, 0)
+                if weights is None:
+                    n = _walk(links, roads, owner, seat, v, 0, 0)
+                else:
+                    n = _walk_weighted(links, roads, owner, seat, weights, v, 0, 0)
                 if n > best:
                     best = n
     return best
@@ -183,66 +188,79 @@ def longest_road_through(state: State, seat: int, e: int) -> int:
 
 
 def _search_through(state: State, seat: int, e: int) -> int:
-    trails = _Trails(state, seat)
-    roads, links, owner = trails.roads, trails.links, trails.owner
+    roads = state.players[seat].roads
+    links = state.board.topo.vertex_links
+    owner = state.vertex_owner
     a, b = state.board.topo.edge_vertices[e]
     if _degree(roads, links[a]) > _degree(roads, links[b]):
         a, b = b, a
     b_free = owner[b] in (NO_ONE, seat)
     if owner[a] in (NO_ONE, seat):
-        return 1 + trails.through(a, 1 << e, 0, b, b_free)
-    return 1 + (trails.walk(b, 1 << e, 0) if b_free else 0)  # nothing from a: it cannot be passed
+        return 1 + _through(links, roads, owner, seat, a, 1 << e, 0, b, b_free)
+    # Nothing from a: it cannot be passed.
+    return 1 + (_walk(links, roads, owner, seat, b, 1 << e, 0) if b_free else 0)
 
 
 def _degree(roads: set[int], links: tuple[tuple[int, int, int], ...]) -> int:
     return sum(1 for f, _, _ in links if f in roads)
 
 
-class _Trails:
-    """The trails of one seat's route pieces. A class with methods, not closures: in the
-    compiled build the searches' recursive calls are then direct C calls (a closure is called
-    through CPython's call protocol)."""
+# The searches below are module functions taking what they read as arguments, not closures:
+# compiled, their recursion is then a direct C call (a closure is called through CPython's call
+# protocol); interpreted, they cost about what the closures did.
+Links = tuple[tuple[tuple[int, int, int], ...], ...]
 
-    def __init__(self, state: State, seat: int) -> None:
-        self.seat = seat
-        self.roads = state.players[seat].roads
-        self.links = state.board.topo.vertex_links
-        self.owner = state.vertex_owner
-        # Where the ruleset has a `route_weight` hook, each piece counts that many roads.
-        weight = state.rules.route_weight
-        self.weights: dict[int, int] | None = (
-            None if weight is None else {f: weight(state, seat, f) for f in self.roads}
-        )
 
-    def walk(self, v: int, used: int, length: int) -> int:
-        """The length of the longest trail that continues from vertex v on the seat's pieces
-        not in `used` (a bit mask of edge ids), `length` being the roads walked so far. The
-        trail may end at an opponent's building but not pass it."""
-        roads, owner, seat, weights = self.roads, self.owner, self.seat, self.weights
-        best = length
-        for f, w, bit in self.links[v]:
-            if f in roads and not used & bit:
-                step = length + (1 if weights is None else weights[f])
-                o = owner[w]
-                n = step if o != NO_ONE and o != seat else self.walk(w, used | bit, step)
-                if n > best:
-                    best = n
-        return best
+def _walk(links: Links, roads: set[int], owner: list[int], seat: int,
+          v: int, used: int, length: int) -> int:
+    """The length of the longest trail that continues from vertex v on the seat's roads not in
+    `used` (a bit mask of edge ids), `length` being the roads walked so far. The trail may end
+    at an opponent's building but not pass it."""
+    best = length
+    for f, w, bit in links[v]:
+        if f in roads and not used & bit:
+            o = owner[w]
+            if o != NO_ONE and o != seat:
+                n = length + 1
+            else:
+                n = _walk(links, roads, owner, seat, w, used | bit, length + 1)
+            if n > best:
+                best = n
+    return best
 
-    def through(self, v: int, used: int, length: int, b: int, b_free: bool) -> int:
-        """Unweighted: the longest trail that goes on from v, the new road's end a, each of its
-        trails completed by the longest one from the other end b (`longest_road_through`)."""
-        best = length + (self.walk(b, used, 0) if b_free else 0)
-        for f, w, bit in self.links[v]:
-            if f in self.roads and not used & bit:
-                o = self.owner[w]
-                if o != NO_ONE and o != self.seat:  # the part from a ends at an opponent's building
-                    n = length + 1 + (self.walk(b, used | bit, 0) if b_free else 0)
-                else:
-                    n = self.through(w, used | bit, length + 1, b, b_free)
-                if n > best:
-                    best = n
-        return best
+
+def _walk_weighted(links: Links, roads: set[int], owner: list[int], seat: int,
+                   weights: dict[int, int], v: int, used: int, length: int) -> int:
+    """`_walk` where each route piece counts `weights[edge]` roads (`route_weight`)."""
+    best = length
+    for f, w, bit in links[v]:
+        if f in roads and not used & bit:
+            o = owner[w]
+            step = length + weights[f]
+            if o != NO_ONE and o != seat:
+                n = step
+            else:
+                n = _walk_weighted(links, roads, owner, seat, weights, w, used | bit, step)
+            if n > best:
+                best = n
+    return best
+
+
+def _through(links: Links, roads: set[int], owner: list[int], seat: int,
+             v: int, used: int, length: int, b: int, b_free: bool) -> int:
+    """The longest trail that goes on from v (from the new road's end a), each completed by
+    the longest one from the other end b (`longest_road_through`; unweighted)."""
+    best = length + (_walk(links, roads, owner, seat, b, used, 0) if b_free else 0)
+    for f, w, bit in links[v]:
+        if f in roads and not used & bit:
+            o = owner[w]
+            if o != NO_ONE and o != seat:  # the part from a ends at an opponent's building
+                n = length + 1 + (_walk(links, roads, owner, seat, b, used | bit, 0) if b_free else 0)
+            else:
+                n = _through(links, roads, owner, seat, w, used | bit, length + 1, b, b_free)
+            if n > best:
+                best = n
+    return best
 
 
 def _piece(state: State, seat: int, root: int, seen: int) -> tuple[int, list[int], int]:

@@ -58,7 +58,11 @@ def maritime_options(state: State, seat: int, phase: str) -> list[Command]:
             and hand[3] < ratios[3] and hand[4] < ratios[4]):
         return out  # most prompts: no resource held at its ratio
     bank = state.bank
-    bank_has_all = all(b > 0 for b in bank)  # over a generator: a C loop when compiled
+    bank_has_all = True  # a plain loop, not min(bank) > 0: see base.common.holds_any
+    for left in bank:
+        if left <= 0:
+            bank_has_all = False
+            break
     for g in range(5):
         if hand[g] >= ratios[g]:
             trades = seat_trades(seat)[g]
