@@ -47,6 +47,14 @@ def holds_any_row(rows: list[list[int]]) -> bool:
     return False
 
 
+def all_at_least(counts: list[int], floor: int) -> bool:
+    """`min(counts) >= floor` as a plain loop, for the reasons of `holds_any`."""
+    for n in counts:  # noqa: SIM110 (see above)
+        if n < floor:
+            return False
+    return True
+
+
 def require_afford(state: State, seat: int, what: str, rule_id: str) -> None:
     cost = state.rules.costs[what]
     if not can_afford(state.players[seat].hand, cost):

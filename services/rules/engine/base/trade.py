@@ -27,7 +27,7 @@ from events.events import (
 )
 from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, Bundle
-from services.rules.engine.base.common import require_current, vector
+from services.rules.engine.base.common import all_at_least, require_current, vector
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, TRADE, Rules, State, Trade
@@ -58,11 +58,7 @@ def maritime_options(state: State, seat: int, phase: str) -> list[Command]:
             and hand[3] < ratios[3] and hand[4] < ratios[4]):
         return out  # most prompts: no resource held at its ratio
     bank = state.bank
-    bank_has_all = True  # a plain loop, not min(bank) > 0: see base.common.holds_any
-    for left in bank:
-        if left <= 0:
-            bank_has_all = False
-            break
+    bank_has_all = all_at_least(bank, 1)
     for g in range(5):
         if hand[g] >= ratios[g]:
             trades = seat_trades(seat)[g]

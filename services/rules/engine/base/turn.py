@@ -21,7 +21,13 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
-from services.rules.engine.base.common import holds_any, holds_any_row, require_current, vector
+from services.rules.engine.base.common import (
+    all_at_least,
+    holds_any,
+    holds_any_row,
+    require_current,
+    vector,
+)
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
@@ -83,19 +89,12 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
     only one seat is due it (that seat takes what is left)."""
     short: list[int] = []
     bank = state.bank
-    # Plain loops, not sum/min/zip/map: the compiled build runs them in C (a builtin call is a
-    # lookup in the builtins module and a generic call), and they cost the interpreted build
-    # about what the builtins do on a few items (generators would cost it several times more).
+    # Plain loops, not sum/min/zip/map (see base.common.holds_any).
     total = 0
     for row in gains:
         for n in row:
             total += n
-    enough = True
-    for left in bank:
-        if left < total:
-            enough = False
-            break
-    if enough:  # gains are counts (never negative)
+    if all_at_least(bank, total):  # gains are counts (never negative)
         return gains, short  # the common case: the bank can pay everything due
     for r in range(len(gains[0]) if gains else 0):
         need = 0
