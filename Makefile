@@ -20,9 +20,14 @@ $(STAMP): pyproject.toml
 tournament: $(STAMP)
 	$(BIN)/hexlog tournament --bots random,heuristic --games 16 --seed readme
 
+# The suite runs on every core (pytest-xdist, a file per worker at a time, so a module's
+# browser or homeserver starts once); `make test WORKERS=0` runs it in this process alone.
+WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(os.cpu_count() or 1, 8))")
+XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
+
 test: $(STAMP)
 	scripts/system-packages
-	$(BIN)/pytest
+	$(BIN)/pytest $(XDIST)
 
 # The engine compiled with mypyc (opt-in: HEXLOG_COMPILED=1 make engine, minutes of C compiling;
 # a build that does not import and play is discarded), or back to the Python source. A compiled
@@ -33,7 +38,7 @@ engine: $(STAMP)
 interpreted: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --clean
 
-# CI's compiled-engine pass (.ci/run, beside the interpreted suite): the tests (rules, golden
+# CI's compiled-engine pass (.ci/run, after the interpreted suite, beside the cluster pass): the tests (rules, golden
 # logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
 # both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
 # does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
@@ -42,12 +47,14 @@ interpreted: $(STAMP)
 ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
-	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST) $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders
 # use no server, or start their own (`hexlog` commands; tests/cli runs `up --cluster`);
 # tests/deploy/test_cluster_pass.py fails when a test on the session's server is left out.
+# One process: each worker would start a cluster of its own on free TCP ports, and two picking
+# ports at once can collide.
 test-cluster: $(STAMP)
 	$(BIN)/pytest --cluster 3 tests/store tests/service tests/security tests/tournament \
 		tests/gateway tests/chat tests/protocol

@@ -4,11 +4,30 @@ keyword arguments on each call, so every line carries it."""
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
+from typing import TextIO, cast
 
 import structlog
+
+
+class CurrentStderr(io.TextIOBase):
+    """Writes to whatever `sys.stderr` is at the time of the write, not at configuration.
+
+    A logger bound to the stream object of the moment breaks once that object is closed: in a
+    test run, `configure` called while pytest captures stderr would leave every later log line
+    (a dead letter's warning in the rules service, say) raising "I/O operation on closed file"."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+    def isatty(self) -> bool:
+        return sys.stderr.isatty()
 
 
 def configure(level: str | None = None, json_lines: bool | None = None) -> None:
@@ -28,7 +47,8 @@ def configure(level: str | None = None, json_lines: bool | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # (the cast: an io text stream is not a typing.TextIO to mypy)
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, CurrentStderr())),
         cache_logger_on_first_use=True,
     )
-    logging.basicConfig(level=numeric, stream=sys.stderr, format="%(message)s")
+    logging.basicConfig(level=numeric, stream=CurrentStderr(), format="%(message)s")
