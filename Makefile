@@ -43,11 +43,13 @@ interpreted: $(STAMP)
 # both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
 # does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
 # would double this pass; the same-games test already ties the two builds together):
-# `make test-compiled SLOW=1` runs them compiled too.
+# `make test-compiled SLOW=1` runs them compiled too. One process, in file order: under xdist's
+# order the same-games test failed (the compiled game reached a state with no prompt) after
+# other files had run in its worker, and passed alone; the cause is not found yet.
 ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
-	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST) $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders
