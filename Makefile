@@ -38,10 +38,10 @@ engine: $(STAMP)
 interpreted: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --clean
 
-# CI's compiled-engine pass (.ci/run, after the interpreted suite, beside the cluster pass): the tests (rules, golden
-# logs, frozen corpus, variants, scenarios, hooks) against the compiled engine, and the test that
-# both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
-# does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
+# CI's compiled-engine pass (.ci/run, after the suite, beside the cluster pass): the tests
+# (rules, golden logs, frozen corpus, variants, scenarios, hooks) against the compiled engine,
+# and the test that both builds play the same games event for event. The rest of the suite
+# (Redis, CLI, service) does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
 # would double this pass; the same-games test already ties the two builds together):
 # `make test-compiled SLOW=1` runs them compiled too. One process, in file order: the order
 # this pass has been proven in (under xdist the same-games test once played a toy module that
