@@ -5,18 +5,17 @@ Option 0 is the default a silent seat gets: roll the dice, end the turn, the fir
 
 from __future__ import annotations
 
-from events.commands import (
-    BuildCity,
-    BuildRoad,
-    BuildSettlement,
-    Command,
-    EndTurn,
-    RollDice,
-    StopRoadBuilding,
-)
+from events.commands import Command, StopRoadBuilding
 from events.prompts import Prompt
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import can_afford, holds_any
+from services.rules.engine.base.option_commands import (
+    cities,
+    end_turn,
+    roads,
+    roll_dice,
+    settlements,
+)
 from services.rules.engine.base.roads import legal_road_edges, legal_settlement_vertices
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, Rules, State
 
@@ -28,17 +27,17 @@ def building_options(state: State, seat: int, out: list[Command] | None = None) 
     hand = p.hand
     if out is None:
         out = []
+    topo = state.board.topo
     if can_afford(hand, costs["road"]) and pieces_left(state, seat, "road") > 0:
-        out.extend([BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat)])
+        road = roads(seat, topo.n_edges)
+        out.extend([road[e] for e in legal_road_edges(state, seat)])
     if can_afford(hand, costs["settlement"]) and pieces_left(state, seat, "settlement") > 0:
-        out.extend(
-            [BuildSettlement(seat=seat, vertex=v) for v in legal_settlement_vertices(state, seat)]
-        )
+        settlement = settlements(seat, len(topo.vertices))
+        out.extend([settlement[v] for v in legal_settlement_vertices(state, seat)])
     if can_afford(hand, costs["city"]) and pieces_left(state, seat, "city") > 0:
         level = state.vertex_level
-        out.extend(
-            [BuildCity(seat=seat, vertex=v) for v in sorted(p.settlements) if level[v] == SETTLEMENT]
-        )
+        city = cities(seat, len(topo.vertices))
+        out.extend([city[v] for v in sorted(p.settlements) if level[v] == SETTLEMENT])
     return out
 
 
@@ -55,20 +54,21 @@ def extras(
 
 def prompt_roll(state: State) -> list[Prompt]:
     seat = state.current
-    options = extras(state, seat, ROLL, [RollDice(seat=seat)])
+    options = extras(state, seat, ROLL, [roll_dice(seat)])
     return [Prompt(seat=seat, stage=ROLL, options=options, default=options[0])]
 
 
 def prompt_main(state: State) -> list[Prompt]:
     seat = state.current
-    options = extras(state, seat, MAIN, building_options(state, seat, [EndTurn(seat=seat)]))
+    options = extras(state, seat, MAIN, building_options(state, seat, [end_turn(seat)]))
     may_trade = holds_any(state.players[seat].hand)
     return [Prompt(seat=seat, stage=MAIN, options=options, default=options[0], may_trade=may_trade)]
 
 
 def prompt_road_building(state: State) -> list[Prompt]:
     seat = state.current
-    options: list[Command] = [BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat)]
+    road = roads(seat, state.board.topo.n_edges)
+    options: list[Command] = [road[e] for e in legal_road_edges(state, seat)]
     if not options:
         options = [StopRoadBuilding(seat=seat)]
     return [Prompt(seat=seat, stage=ROAD_BUILDING, options=options, default=options[0])]

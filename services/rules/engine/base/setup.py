@@ -9,6 +9,7 @@ from events.commands import Command, PlaceRoad, PlaceSettlement
 from events.events import Event, RoadBuilt, SettlementBuilt, StartingResourcesTaken
 from events.prompts import Prompt
 from services.rules.engine.base.common import require_current, take_from_bank
+from services.rules.engine.base.option_commands import setup_roads, setup_settlements
 from services.rules.engine.base.roads import free_edge
 from services.rules.engine.base.sites import check_road, check_settlement_site
 from services.rules.engine.chance import Dealer
@@ -90,10 +91,12 @@ def prompt_setup(state: State) -> list[Prompt]:
     seat = state.current
     options: list[Command]
     if state.setup_vertex == NO_ONE:
-        options = [PlaceSettlement(seat=seat, vertex=v) for v in legal_setup_vertices(state, seat)]
+        sites = setup_settlements(seat, len(state.board.topo.vertices))
+        options = [sites[v] for v in legal_setup_vertices(state, seat)]
         stage = "setup_settlement"
     else:
-        options = [PlaceRoad(seat=seat, edge=e) for e in legal_setup_edges(state)]
+        road = setup_roads(seat, state.board.topo.n_edges)
+        options = [road[e] for e in legal_setup_edges(state)]
         stage = "setup_road"
     return [Prompt(seat=seat, stage=stage, options=options, default=options[0])]
 

@@ -28,6 +28,7 @@ from services.rules.engine.base.common import (
     require_current,
     vector,
 )
+from services.rules.engine.base.option_commands import robber_move, robber_moves
 from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
@@ -424,12 +425,13 @@ def robber_options(state: State, seat: int) -> list[Command]:
     options: list[Command] = []
     rules = state.rules
     victims_at = rules.robber_victims
+    moves = robber_moves(seat, len(state.board.topo.hexes), state.n)
     for h in rules.robber_hexes(state, seat):
         victims = victims_at(state, seat, h)
         if victims:
-            options.extend([MoveRobber(seat=seat, hex=h, victim=v) for v in victims])
+            options.extend([robber_move(moves, seat, h, v) for v in victims])
         else:
-            options.append(MoveRobber(seat=seat, hex=h))
+            options.append(robber_move(moves, seat, h, None))
     return options
 
 
