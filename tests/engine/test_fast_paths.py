@@ -11,8 +11,19 @@ import random
 
 import pytest
 
+from events.commands import (
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    EndTurn,
+    MoveRobber,
+    PlaceRoad,
+    PlaceSettlement,
+    RollDice,
+)
 from events.events import SettlementBuilt
 from services.rules.engine import evolve, initial_state, new_game
+from services.rules.engine.base import option_commands as oc
 from services.rules.engine.base.roads import distance_ok, longest_road
 from services.rules.engine.base.setup import legal_setup_vertices
 from services.rules.engine.base.turn import apply_shortage
@@ -82,3 +93,30 @@ def test_a_settlement_recomputes_the_road_length_of_every_seat_it_can_cut(seed: 
         assert [p.road_length for p in state.players] == [
             longest_road(state, s) for s in range(4)
         ]
+
+
+def test_shared_option_commands_equal_the_commands_they_stand_for() -> None:
+    # Prompts list commands made once (base/option_commands.py): each must be the very command
+    # a prompt would have built, so logs, bots and the rules service see no difference.
+    for seat in range(6):
+        assert oc.roll_dice(seat) == RollDice(seat=seat)
+        assert oc.end_turn(seat) == EndTurn(seat=seat)
+        assert oc.roll_dice(seat) is oc.roll_dice(seat)  # shared, not made again
+        assert [c.edge for c in oc.roads(seat, 72)] == list(range(72))
+        assert oc.roads(seat, 72)[17] == BuildRoad(seat=seat, edge=17)
+        assert oc.setup_roads(seat, 72)[5] == PlaceRoad(seat=seat, edge=5)
+        assert oc.settlements(seat, 54)[53] == BuildSettlement(seat=seat, vertex=53)
+        assert oc.cities(seat, 54)[0] == BuildCity(seat=seat, vertex=0)
+        assert oc.setup_settlements(seat, 54)[9] == PlaceSettlement(seat=seat, vertex=9)
+    assert oc.roll_dice(9) == RollDice(seat=9)  # beyond the shared seats: made on demand
+
+
+@pytest.mark.parametrize(
+    ("h", "victim"),
+    [(0, None), (18, None), (3, 0), (3, 3), (-1, None), (-1, 2), (19, None), (4, 4), (4, -1)],
+)
+def test_a_shared_robber_move_is_the_move_asked_for_even_off_the_table(h: int, victim: int | None) -> None:
+    # Hexes off the table (off the board: -1; beyond it) and victims that are no seat (a
+    # module's owner ids) must still give exactly the move asked for, never a neighbour's.
+    moves = oc.robber_moves(2, 19, 4)
+    assert oc.robber_move(moves, 2, h, victim) == MoveRobber(seat=2, hex=h, victim=victim)
