@@ -20,6 +20,7 @@ from services.cli.options import (  # noqa: F401  (re-exported: other modules im
     seat_count,
 )
 from services.rules.engine.modules import MODULES
+from services.runtime.processes import die_with_parent
 
 
 class Parser(argparse.ArgumentParser):
@@ -152,6 +153,7 @@ def _more_commands() -> list[Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    die_with_parent()  # a service `hexlog up` (or a tournament) started stops when it dies
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = bool(args.debug or os.environ.get("HEXLOG_DEBUG"))

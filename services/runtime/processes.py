@@ -44,29 +44,29 @@ def log_path(args: Sequence[str]) -> Path:
     return log_dir() / f"{name}.log"
 
 
-def _die_with_parent(parent: int) -> Callable[[], None] | None:
-    """A `preexec_fn` that makes the child get SIGTERM when its parent dies (Linux
-    `prctl(PR_SET_PDEATHSIG)`), so services a command started do not outlive it even when it is
-    SIGKILLed: they stop cleanly and clear their liveness keys. None where that is not available
-    (the children then only stop when the parent stops them). Linux sends the signal when the
-    *thread* that spawned the child ends, so spawn from the main thread (as every caller does)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        return None
-
-    def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl: nobody would signal us
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    return preexec
-
-
 PR_SET_PDEATHSIG = 1
+DIE_WITH = "HEXLOG_DIE_WITH"  # the pid of the process a spawned service dies with
+
+
+def die_with_parent() -> None:
+    """In a service `spawn` started: ask Linux to send it SIGTERM when its parent dies
+    (`prctl(PR_SET_PDEATHSIG)`), so services a command started do not outlive it even when it
+    is SIGKILLed: they stop cleanly and clear their liveness keys. Linux sends the signal when
+    the *thread* that spawned the child ends, so spawn from the main thread (as every caller
+    does). The child does this itself rather than in a `preexec_fn`: a `preexec_fn` makes
+    subprocess fork the whole interpreter and run Python between fork and exec, where
+    CPython 3.11's threading cleanup can fail on the parent's other threads and print a
+    traceback into the parent's terminal. Nothing happens off Linux or outside `spawn`."""
+    parent = os.environ.pop(DIE_WITH, "")
+    if not parent.isdigit() or not sys.platform.startswith("linux"):
+        return
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != int(parent):  # the parent died before prctl: nobody would signal us
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:
@@ -74,6 +74,7 @@ def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen
     `log_dir()` (the data dir's `logs/`), named after the service (`log_path`): when a command
     fails, that is where to look."""
     env = dict(os.environ, REDIS_URL=url)
+    env[DIE_WITH] = str(os.getpid())  # read by the child: `die_with_parent`
     out: Any = None
     if quiet:
         path = log_path(args)
@@ -88,7 +89,6 @@ def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen
             stdout=out,
             stderr=out,
             start_new_session=True,
-            preexec_fn=_die_with_parent(os.getpid()),
         )
     finally:
         if out is not None:
