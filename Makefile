@@ -41,8 +41,9 @@ interpreted: $(STAMP)
 # CI's compiled-engine pass (.ci/run, after the suite, beside the cluster pass): the tests
 # (rules, golden logs, frozen corpus, variants, scenarios, hooks) against the compiled engine,
 # and the test that both builds play the same games event for event. The rest of the suite
-# (Redis, CLI, service) does not change with it. The slow thousand-game sweeps run in the interpreted pass only (they
-# would double this pass; the same-games test already ties the two builds together):
+# (Redis, CLI, service) does not change with it. The slow sweeps (hundreds to thousands of random
+# games per variant, pair and scenario) run in the interpreted pass only (they would more than
+# double this pass; the same-games test already ties the two builds together):
 # `make test-compiled SLOW=1` runs them compiled too. One process, in file order: the order
 # this pass has been proven in (under xdist the same-games test once played a toy module that
 # tests/hooks had registered in its worker; it now plays the shipped modules only).

@@ -881,6 +881,7 @@ def check_deck(log: Sequence[Event]) -> None:
         assert all(counts[k] <= n for k, n in zip(DECK.kinds, DECK.copies, strict=True))
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 def test_event_cards_500_random_games_keep_every_invariant_and_replay_exactly() -> None:
     events_seen: Counter[str] = Counter()
     for g in range(500):

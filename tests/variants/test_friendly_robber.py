@@ -263,6 +263,7 @@ def test_friendly_robber_the_prompt_lists_only_open_hexes_and_unprotected_victim
 # --- complete games -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 def test_friendly_robber_500_random_games_keep_every_invariant_and_replay_exactly() -> None:
     counts = run_games(["friendly-robber"], 500, tag="fr")
     assert counts["games"] == 500
@@ -275,6 +276,7 @@ def test_friendly_robber_heuristic_bots_play_complete_games() -> None:
     assert counts["won"] == 12
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 def test_friendly_robber_with_harbormaster_200_random_games() -> None:
     counts = run_games(["friendly-robber", "harbormaster"], 200, tag="pair")
     assert counts["games"] == 200

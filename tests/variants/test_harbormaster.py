@@ -4,6 +4,7 @@ pair with the Friendly Robber is played in test_friendly_robber.py)."""
 
 from __future__ import annotations
 
+import pytest
 from friendly_harbor_games import run_games
 
 from events.commands import BuildCity, BuildSettlement, BuyDevelopmentCard
@@ -207,6 +208,7 @@ def test_harbormaster_setup_settlements_on_harbors_count() -> None:
 # --- complete games -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 def test_harbormaster_500_random_games_keep_every_invariant_and_replay_exactly() -> None:
     counts = run_games(["harbormaster"], 500, tag="hm")
     assert counts["games"] == 500

@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from friendly_harbor_games import Checker as FriendlyHarborChecker
-from friendly_harbor_games import harbor_points, play_to_end, replay
+from friendly_harbor_games import play_to_end, replay
 from test_event_cards import check_deck
 
 from bots.heuristic import HeuristicBot
@@ -201,10 +201,7 @@ class PairChecker:
         self.fh.before_command(state)
 
     def after_command(self, state: State) -> None:
-        self.fh.after_command(state)  # Harbormaster holder; no missed win
-        if self.harbor:
-            pts = harbor_points(state)
-            assert state.ext["harbormaster"] == NO_ONE or pts[state.ext["harbormaster"]] >= 3
+        self.fh.after_command(state)  # the Harbormaster holder has >= 3 and the most; no missed win
 
 
 # --- playing --------------------------------------------------------------------------------
@@ -264,6 +261,7 @@ def test_pairs_are_every_combination_of_the_four_variants() -> None:
         assert seats_for(pair) == ((2,) if "catan-for-two" in pair else (4, 3, 2))
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 @pytest.mark.parametrize("pair", PAIRS, ids=["+".join(p) for p in PAIRS])
 def test_pair_500_random_games_keep_every_invariant_and_replay_exactly(
         pair: tuple[str, ...], pool: ProcessPoolExecutor | None) -> None:

@@ -88,6 +88,7 @@ def play(seed: int, seats: int, heuristic: bool = False) -> tuple[State, Counter
     return state, seen
 
 
+@pytest.mark.slow  # a sweep: the interpreted pass runs it, the compiled pass does not (Makefile)
 def test_a_thousand_random_games_end_with_oil_conserved() -> None:
     seen: Counter[str] = Counter()
     for g in range(GAMES):
