@@ -20,7 +20,7 @@ from services.cli.options import (  # noqa: F401  (re-exported: other modules im
     seat_count,
 )
 from services.rules.engine.modules import MODULES
-from services.runtime.processes import die_with_parent
+from services.runtime.die_with_parent import die_with_parent
 
 
 class Parser(argparse.ArgumentParser):

@@ -4,7 +4,6 @@ exit of a long-running service is a reason to restart it)."""
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import subprocess
@@ -16,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+
+from services.runtime.die_with_parent import DIE_WITH
 
 log = structlog.get_logger("hexlog.supervisor")
 
@@ -42,31 +43,6 @@ def log_path(args: Sequence[str]) -> Path:
     """The log file of a child started with `args` (`…/rules.log`, `…/serve-bots.log`)."""
     name = "-".join(a for a in args[3:5] if not a.startswith("-")) or "hexlog"
     return log_dir() / f"{name}.log"
-
-
-PR_SET_PDEATHSIG = 1
-DIE_WITH = "HEXLOG_DIE_WITH"  # the pid of the process a spawned service dies with
-
-
-def die_with_parent() -> None:
-    """In a service `spawn` started: ask Linux to send it SIGTERM when its parent dies
-    (`prctl(PR_SET_PDEATHSIG)`), so services a command started do not outlive it even when it
-    is SIGKILLed: they stop cleanly and clear their liveness keys. Linux sends the signal when
-    the *thread* that spawned the child ends, so spawn from the main thread (as every caller
-    does). The child does this itself rather than in a `preexec_fn`: a `preexec_fn` makes
-    subprocess fork the whole interpreter and run Python between fork and exec, where
-    CPython 3.11's threading cleanup can fail on the parent's other threads and print a
-    traceback into the parent's terminal. Nothing happens off Linux or outside `spawn`."""
-    parent = os.environ.pop(DIE_WITH, "")
-    if not parent.isdigit() or not sys.platform.startswith("linux"):
-        return
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != int(parent):  # the parent died before prctl: nobody would signal us
-        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def spawn(args: Sequence[str], url: str, quiet: bool = True) -> subprocess.Popen[bytes]:

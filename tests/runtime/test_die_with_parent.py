@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from services.runtime import processes
+from services.runtime.die_with_parent import DIE_WITH
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The service stand-in: what every `hexlog` command does first, then it waits.
-CHILD = "from services.runtime.processes import die_with_parent; die_with_parent(); " \
+CHILD = "from services.runtime.die_with_parent import die_with_parent; die_with_parent(); " \
         "import time; print('ready', flush=True); time.sleep(60)"
 # The parent: spawns the stand-in through `spawn`, says its pid, and waits to be killed.
 PARENT = (
@@ -61,7 +62,7 @@ def test_a_spawned_service_dies_with_its_sigkilled_parent() -> None:
 
 def test_a_service_whose_parent_died_before_it_asked_stops_at_once() -> None:
     # The pid it should die with is not its parent's: that parent is already gone.
-    env = dict(os.environ, **{processes.DIE_WITH: str(2**22 + 1)})
+    env = dict(os.environ, **{DIE_WITH: str(2**22 + 1)})
     child = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=30)
     assert child.returncode == -signal.SIGTERM
@@ -69,7 +70,7 @@ def test_a_service_whose_parent_died_before_it_asked_stops_at_once() -> None:
 
 
 def test_outside_spawn_nothing_happens() -> None:
-    env = {k: v for k, v in os.environ.items() if k != processes.DIE_WITH}
+    env = {k: v for k, v in os.environ.items() if k != DIE_WITH}
     child = subprocess.run([sys.executable, "-c", CHILD.replace("time.sleep(60)", "")],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
     assert child.returncode == 0
@@ -93,4 +94,4 @@ def test_spawn_runs_no_python_between_fork_and_exec(monkeypatch: pytest.MonkeyPa
     assert seen.get("preexec_fn") is None
     env = seen["env"]
     assert isinstance(env, dict)
-    assert env[processes.DIE_WITH] == str(os.getpid())
+    assert env[DIE_WITH] == str(os.getpid())
