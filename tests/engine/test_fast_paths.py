@@ -15,13 +15,19 @@ from events.commands import (
     BuildCity,
     BuildRoad,
     BuildSettlement,
+    BuyDevelopmentCard,
     EndTurn,
     MoveRobber,
     PlaceRoad,
     PlaceSettlement,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
     RollDice,
 )
 from events.events import SettlementBuilt
+from events.types import RESOURCES
 from services.rules.engine import evolve, initial_state, new_game
 from services.rules.engine.base import option_commands as oc
 from services.rules.engine.base.roads import distance_ok, longest_road
@@ -109,6 +115,21 @@ def test_shared_option_commands_equal_the_commands_they_stand_for() -> None:
         assert oc.cities(seat, 54)[0] == BuildCity(seat=seat, vertex=0)
         assert oc.setup_settlements(seat, 54)[9] == PlaceSettlement(seat=seat, vertex=9)
     assert oc.roll_dice(9) == RollDice(seat=9)  # beyond the shared seats: made on demand
+
+
+@pytest.mark.parametrize("seat", [0, 3, 7, 8, 11])
+def test_shared_development_card_commands_equal_the_commands_they_stand_for(seat: int) -> None:
+    # Seats 8 and 11 lie beyond the shared tuples: made on demand, the same command.
+    assert oc.buy_development_card(seat) == BuyDevelopmentCard(seat=seat)
+    assert oc.knight_command(seat) == PlayKnight(seat=seat)
+    assert oc.road_building_command(seat) == PlayRoadBuilding(seat=seat)
+    assert list(oc.monopolies(seat)) == [PlayMonopoly(seat=seat, resource=r) for r in RESOURCES]
+    # Year of Plenty: every unordered pair, a pair of the same resource included, in bank order.
+    assert [c.resources for c in oc.years_of_plenty(seat)] == [
+        (RESOURCES[a], RESOURCES[b]) for a in range(5) for b in range(a, 5)
+    ]
+    assert all(c == PlayYearOfPlenty(seat=seat, resources=c.resources)
+               for c in oc.years_of_plenty(seat))
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ never played (they count in `total_vp`)."""
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
 from typing import Final, cast
 
 from events.commands import (
@@ -23,7 +22,7 @@ from events.events import (
     RoadBuildingPlayed,
     YearOfPlentyPlayed,
 )
-from events.types import DEV_INDEX, RESOURCE_INDEX, RESOURCES, DevCard
+from events.types import DEV_INDEX, RESOURCE_INDEX, DevCard
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import (
     can_afford,
@@ -33,6 +32,14 @@ from services.rules.engine.base.common import (
     require_current,
     take_from_bank,
 )
+from services.rules.engine.base.option_commands import (
+    YEAR_OF_PLENTY_PAIRS,
+    buy_development_card,
+    knight_command,
+    monopolies,
+    road_building_command,
+    years_of_plenty,
+)
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, ROAD_BUILDING, ROBBER, ROLL, Rules, State
@@ -41,7 +48,7 @@ KNIGHT: Final = DEV_INDEX["knight"]
 ROAD_BUILDING_CARD: Final = DEV_INDEX["road_building"]
 YEAR_OF_PLENTY: Final = DEV_INDEX["year_of_plenty"]
 MONOPOLY: Final = DEV_INDEX["monopoly"]
-YOP_PAIRS: Final = tuple(combinations_with_replacement(range(5), 2))
+YOP_PAIRS: Final = YEAR_OF_PLENTY_PAIRS
 
 
 def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
@@ -103,24 +110,25 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     out: list[Command] = []
     p = state.players[seat]
     if phase == MAIN and can_afford(p.hand, state.rules.costs["development_card"]) and holds_any(state.deck):
-        out.append(BuyDevelopmentCard(seat=seat))
+        out.append(buy_development_card(seat))
     if state.dev_played:
         return out
     # `playable` for each card, inlined: a card held that was not bought this turn.
     held, new = p.dev, p.dev_new
     if held[KNIGHT] > new[KNIGHT]:
-        out.append(PlayKnight(seat=seat))
+        out.append(knight_command(seat))
     if phase != MAIN:
         return out
     if held[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD] and pieces_left(state, seat, "road") > 0:
-        out.append(PlayRoadBuilding(seat=seat))
+        out.append(road_building_command(seat))
     if held[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state.bank
-        for a, b in YOP_PAIRS:
+        choices = years_of_plenty(seat)
+        for i, (a, b) in enumerate(YOP_PAIRS):
             if bank[a] > (a == b) and bank[b] > 0:
-                out.append(PlayYearOfPlenty(seat=seat, resources=(RESOURCES[a], RESOURCES[b])))
+                out.append(choices[i])
     if held[MONOPOLY] > new[MONOPOLY]:
-        out.extend(PlayMonopoly(seat=seat, resource=r) for r in RESOURCES)
+        out.extend(monopolies(seat))
     return out
 
 

@@ -13,23 +13,37 @@ ids outside it (the robber off the board, -1) get a command of their own.
 from __future__ import annotations
 
 from functools import cache
+from itertools import combinations_with_replacement
 from typing import Final
 
 from events.commands import (
     BuildCity,
     BuildRoad,
     BuildSettlement,
+    BuyDevelopmentCard,
     EndTurn,
     MoveRobber,
     PlaceRoad,
     PlaceSettlement,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
     RollDice,
 )
+from events.types import RESOURCES
 
 # Every turn's first and last option, per seat: a tuple read, not even a cache lookup.
 _SHARED_SEATS: Final = 8
 _ROLLS: Final = tuple([RollDice(seat=s) for s in range(_SHARED_SEATS)])
 _END_TURNS: Final = tuple([EndTurn(seat=s) for s in range(_SHARED_SEATS)])
+
+
+# Year of Plenty's choices: every pair of resource indices, a <= b (the bank's order).
+YEAR_OF_PLENTY_PAIRS: Final = tuple(combinations_with_replacement(range(len(RESOURCES)), 2))
+_BUY_CARDS: Final = tuple([BuyDevelopmentCard(seat=s) for s in range(_SHARED_SEATS)])
+_KNIGHTS: Final = tuple([PlayKnight(seat=s) for s in range(_SHARED_SEATS)])
+_ROAD_BUILDINGS: Final = tuple([PlayRoadBuilding(seat=s) for s in range(_SHARED_SEATS)])
 
 
 def roll_dice(seat: int) -> RollDice:
@@ -38,6 +52,32 @@ def roll_dice(seat: int) -> RollDice:
 
 def end_turn(seat: int) -> EndTurn:
     return _END_TURNS[seat] if 0 <= seat < _SHARED_SEATS else EndTurn(seat=seat)
+
+
+def buy_development_card(seat: int) -> BuyDevelopmentCard:
+    return _BUY_CARDS[seat] if 0 <= seat < _SHARED_SEATS else BuyDevelopmentCard(seat=seat)
+
+
+def knight_command(seat: int) -> PlayKnight:
+    return _KNIGHTS[seat] if 0 <= seat < _SHARED_SEATS else PlayKnight(seat=seat)
+
+
+def road_building_command(seat: int) -> PlayRoadBuilding:
+    return _ROAD_BUILDINGS[seat] if 0 <= seat < _SHARED_SEATS else PlayRoadBuilding(seat=seat)
+
+
+@cache
+def years_of_plenty(seat: int) -> tuple[PlayYearOfPlenty, ...]:
+    """One per pair of `YEAR_OF_PLENTY_PAIRS`, in its order."""
+    return tuple(
+        [PlayYearOfPlenty(seat=seat, resources=(RESOURCES[a], RESOURCES[b]))
+         for a, b in YEAR_OF_PLENTY_PAIRS]
+    )
+
+
+@cache
+def monopolies(seat: int) -> tuple[PlayMonopoly, ...]:
+    return tuple([PlayMonopoly(seat=seat, resource=r) for r in RESOURCES])
 
 
 @cache

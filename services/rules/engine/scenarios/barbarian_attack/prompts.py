@@ -5,9 +5,10 @@ the end of the turn are offered; while a castle knight must leave, the turn's en
 from __future__ import annotations
 
 from events.barbarian_attack import BeginMarch, MarchForeignKnight, MarchKnight
-from events.commands import BuyDevelopmentCard, Command, EndTurn
+from events.commands import Command, EndTurn
 from events.prompts import Prompt
 from services.rules.engine.base.common import can_afford
+from services.rules.engine.base.option_commands import buy_development_card
 from services.rules.engine.hooks import Prompter
 from services.rules.engine.scenarios.barbarian_attack import gold
 from services.rules.engine.scenarios.barbarian_attack.common import CARD, attack
@@ -28,7 +29,7 @@ def extra_options(state: State, seat: int, phase: str) -> list[Command]:
     if attack(state).marching:
         return [*move_options(state, seat), *foreign_options(state, seat)]
     if can_afford(state.players[seat].hand, state.rules.costs["development_card"]):
-        out.append(BuyDevelopmentCard(seat=seat))
+        out.append(buy_development_card(seat))
     out += gold.options(state, seat)
     if can_march(state, seat):
         out.append(BeginMarch(seat=seat))

@@ -8,7 +8,7 @@ route never branches, never loops and stops at the fortress). The order is kept 
 
 from __future__ import annotations
 
-from events.commands import BuildRoad, Command, PlayRoadBuilding, StopRoadBuilding
+from events.commands import Command, PlayRoadBuilding, StopRoadBuilding
 from events.events import Event, RoadBuildingPlayed, RoadBuilt
 from events.pieces import PieceRemoved
 from events.pirate_islands import BuildShip, MoveShip, ShipBuilt, ShipMoved
@@ -16,6 +16,7 @@ from events.prompts import Prompt
 from services.rules.engine import pieces
 from services.rules.engine.base.common import check_place, pay, require_afford, require_current
 from services.rules.engine.base.devcards import ROAD_BUILDING_CARD, require_playable
+from services.rules.engine.base.option_commands import roads
 from services.rules.engine.base.roads import legal_road_edges
 from services.rules.engine.base.sites import pieces_left
 from services.rules.engine.chance import Dealer
@@ -168,7 +169,8 @@ def play_road_building(state: State, cmd: PlayRoadBuilding, dealer: Dealer) -> l
 def free_options(state: State, seat: int) -> list[Command]:
     out: list[Command] = []
     if pieces_left(state, seat, "road") > 0:
-        out.extend(BuildRoad(seat=seat, edge=e) for e in legal_road_edges(state, seat))
+        shared = roads(seat, state.board.topo.n_edges)
+        out.extend([shared[e] for e in legal_road_edges(state, seat)])
     if pieces_left(state, seat, SHIP) > 0:
         out.extend(BuildShip(seat=seat, edge=e) for e in ship_edges(state, seat))
     return out

@@ -3,7 +3,7 @@ wagon command), the wagon phase's prompt and the barbarian relocation's prompt."
 
 from __future__ import annotations
 
-from events.commands import Command, EndTurn, PlayKnight
+from events.commands import Command, EndTurn
 from events.prompts import Prompt
 from events.traders_and_barbarians import (
     EndWagonMovement,
@@ -15,6 +15,7 @@ from events.traders_and_barbarians import (
     UpgradeWagon,
 )
 from services.rules.engine.base.devcards import KNIGHT, playable
+from services.rules.engine.base.option_commands import knight_command
 from services.rules.engine.scenarios.traders_and_barbarians import gold
 from services.rules.engine.scenarios.traders_and_barbarians.barbarians import (
     drive_off_targets,
@@ -61,7 +62,7 @@ def prompt_wagon(state: State) -> list[Prompt]:
     seat = state.current
     options: list[Command] = [EndTurn(seat=seat), *wagon_options(state, seat)]
     if playable(state, seat, KNIGHT):
-        options.append(PlayKnight(seat=seat))
+        options.append(knight_command(seat))
     return [Prompt(seat=seat, stage=WAGON, options=options, default=options[0])]
 
 
