@@ -39,15 +39,17 @@ interpreted: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --clean
 
 # CI's compiled-engine pass (.ci/run, after the suite, beside the cluster pass): the tests
-# (rules, golden logs, frozen corpus, variants, scenarios, hooks) against the compiled engine,
-# and the test that both builds play the same games event for event. The rest of the suite
-# (Redis, CLI, service) does not change with it. The slow sweeps (hundreds to thousands of random
+# (rules, golden logs, the frozen corpus and the audit, variants, scenarios, hooks, bots, the
+# bot protocol and its schemas, event upcasting) against the compiled engine, and the test that
+# both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
+# runs it only through the rules service. The slow sweeps (hundreds to thousands of random
 # games per variant, pair and scenario) run in the interpreted pass only (they would more than
 # double this pass; the same-games test already ties the two builds together):
 # `make test-compiled SLOW=1` runs them compiled too. One process, in file order: the order
 # this pass has been proven in (under xdist the same-games test once played a toy module that
 # tests/hooks had registered in its worker; it now plays the shipped modules only).
-ENGINE_TESTS := tests/engine tests/audit/test_corpus.py tests/variants tests/scenarios tests/hooks
+ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/hooks tests/bots \
+	tests/protocol tests/events
 test-compiled: $(STAMP)
 	$(BIN)/python scripts/build_engine.py --require
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
