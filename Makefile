@@ -50,8 +50,9 @@ interpreted: $(STAMP)
 # tests/hooks had registered in its worker; it now plays the shipped modules only).
 ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/hooks tests/bots \
 	tests/protocol tests/events
+# BUILT=1: the engine was just compiled (CI builds it beside the first pass), do not build again.
 test-compiled: $(STAMP)
-	$(BIN)/python scripts/build_engine.py --require
+	$(if $(BUILT),,$(BIN)/python scripts/build_engine.py --require)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey

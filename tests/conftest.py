@@ -54,6 +54,20 @@ def pytest_configure(config: pytest.Config) -> None:
                    "only when the engine is compiled, or HEXLOG_REQUIRE_COMPILED=1)")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """HEXLOG_REQUIRE_COMPILED=1 (CI's passes on the compiled engine): a run that would import
+    the interpreted engine (none built, or a build older than the source) stops at once, so a
+    pass said to test the compiled engine cannot test the source instead."""
+    if os.environ.get("HEXLOG_REQUIRE_COMPILED") != "1":
+        return
+    from services.rules.build import engine_build, stale
+
+    if engine_build() != "compiled":
+        pytest.exit("HEXLOG_REQUIRE_COMPILED=1 but the engine is not compiled"
+                    + (f" (older than its source: {', '.join(stale()[:3])})" if stale() else
+                       " (scripts/build_engine.py --require builds it)"), returncode=1)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests for the other kind of server are deselected, not skipped: each pass of CI runs
     every test it collects, and a skip there would hide a test that never ran."""
