@@ -48,7 +48,6 @@ KNIGHT: Final = DEV_INDEX["knight"]
 ROAD_BUILDING_CARD: Final = DEV_INDEX["road_building"]
 YEAR_OF_PLENTY: Final = DEV_INDEX["year_of_plenty"]
 MONOPOLY: Final = DEV_INDEX["monopoly"]
-YOP_PAIRS: Final = YEAR_OF_PLENTY_PAIRS
 
 
 def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
@@ -124,7 +123,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     if held[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state.bank
         choices = years_of_plenty(seat)
-        for i, (a, b) in enumerate(YOP_PAIRS):
+        for i, (a, b) in enumerate(YEAR_OF_PLENTY_PAIRS):
             if bank[a] > (a == b) and bank[b] > 0:
                 out.append(choices[i])
     if held[MONOPOLY] > new[MONOPOLY]:
