@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled
+.PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled \
+	test-compiled-rest
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +42,9 @@ interpreted: $(STAMP)
 # CI's compiled-engine pass (.ci/run, after the suite, beside the cluster pass): the tests
 # (rules, golden logs, the frozen corpus and the audit, variants, scenarios, hooks, bots, the
 # bot protocol and its schemas, event upcasting) against the compiled engine, and the test that
-# both builds play the same games event for event. The rest of the suite (Redis, CLI, service)
-# runs it only through the rules service. The slow sweeps (hundreds to thousands of random
+# both builds play the same games event for event. `test-compiled-rest` and the cluster pass
+# run the rest of the suite on it (tests/deploy/test_compiled_passes.py checks that together
+# they leave no test folder out). The slow sweeps (hundreds to thousands of random
 # games per variant, pair and scenario) run in the interpreted pass only (they would more than
 # double this pass; the same-games test already ties the two builds together):
 # `make test-compiled SLOW=1` runs them compiled too. One process, in file order: the order
@@ -54,6 +56,16 @@ ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/ho
 test-compiled: $(STAMP)
 	$(if $(BUILT),,$(BIN)/python scripts/build_engine.py --require)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
+
+# The rest of the suite on the compiled engine (CI runs it after test-compiled, beside the
+# cluster pass, which runs the folders on the session's server compiled): the folders that use
+# no server or start their own, then the tests about the single embedded server itself that
+# the cluster pass deselects.
+COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/benchmarks
+test-compiled-rest: $(STAMP)
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_REST)
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest -m single_server tests/store tests/service \
+		tests/security tests/tournament tests/gateway tests/chat tests/protocol
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders

@@ -7,12 +7,14 @@ import time
 from contextlib import nullcontext
 from typing import Any
 
-from bots.local import play
 from bots.random_bot import RandomBot
-from events.events import ModuleSpec
+from events.events import GameCreated, ModuleSpec
 from services.rules.build import engine_build
-from services.rules.engine import new_game
-from services.rules.engine.chance import SeededDealer
+from services.rules.engine import initial_state, new_game, next_prompt, pending, step
+from services.rules.engine.chance import Dealer, SeededDealer
+from services.rules.engine.state import State
+
+MAX_DECISIONS = 100_000  # a game still going after this many is a bug (games stop at 2000 turns)
 
 
 def peak_rss_mb() -> float:
@@ -38,10 +40,10 @@ def bench_engine(
             created = new_game(f"bench-{g}", seats, game_seed, modules=variants, ruleset=ruleset,
                                turn_limit=2000)
             bots = [RandomBot(seed * 1000 + g * 10 + s) for s in range(seats)]
-            game = play(created, bots, SeededDealer(game_seed), keep_log=False, deterministic=False)
-            decisions += game.decisions
-            events += game.state.version - 1
-            unfinished += game.state.winner < 0
+            state, played = random_game(created, bots, SeededDealer(game_seed))
+            decisions += played
+            events += state.version - 1
+            unfinished += state.winner < 0
             if shown is not None:
                 shown.update(g + 1, rate=f"{(g + 1) / (time.perf_counter() - start):.1f} games/s")
     elapsed = time.perf_counter() - start
@@ -58,6 +60,28 @@ def bench_engine(
         "peak_rss_mb": peak_rss_mb(),
         "seconds": elapsed,
     }
+
+
+def random_game(created: GameCreated, bots: list[RandomBot], dealer: Dealer) -> tuple[State, int]:
+    """One game of random bots, to its end: the final state and the number of decisions.
+
+    The loop has the shape of fastcatan's benchmark loop (legal moves, `random.choice`,
+    apply), so the two compare engines, not loops: a prompt with options gets its seat's
+    `rng.choice` directly, the draw `RandomBot.choose` makes, without the bot's call around
+    it. The games are the ones `bots.local.play` plays with these bots undeterministically
+    (tests/cli/test_archives_and_benchmarks.py checks)."""
+    state = initial_state(created)
+    decisions = 0
+    while not state.finished:
+        prompts = pending(state)
+        prompt = prompts[0] if len(prompts) == 1 else next_prompt(state, prompts)
+        options = prompt.options
+        bot = bots[prompt.seat]
+        step(state, bot.rng.choice(options) if options else bot.choose(None, prompt), dealer)
+        decisions += 1
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"game {state.game_id} did not end in {MAX_DECISIONS} decisions")
+    return state, decisions
 
 
 def _progress(games: int) -> Any:

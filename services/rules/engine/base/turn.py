@@ -425,9 +425,12 @@ def robber_options(state: State, seat: int) -> list[Command]:
     options: list[Command] = []
     rules = state.rules
     victims_at = rules.robber_victims
+    # Unwrapped, the base hook is called directly: once per land hex, a call through the
+    # ruleset's field costs the compiled build more than the hook's own work.
+    direct = victims_at is base_robber_victims
     moves = robber_moves(seat, len(state.board.topo.hexes), state.n)
     for h in rules.robber_hexes(state, seat):
-        victims = victims_at(state, seat, h)
+        victims = base_robber_victims(state, seat, h) if direct else victims_at(state, seat, h)
         if victims:
             options.extend([robber_move(moves, seat, h, v) for v in victims])
         else:
