@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled \
-	test-compiled-rest
+	test-compiled-rest test-compiled-slow
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,9 +45,8 @@ interpreted: $(STAMP)
 # both builds play the same games event for event. `test-compiled-rest` and the cluster pass
 # run the rest of the suite on it (tests/deploy/test_compiled_passes.py checks that together
 # they leave no test folder out). The slow sweeps (hundreds to thousands of random
-# games per variant, pair and scenario) run in the interpreted pass only (they would more than
-# double this pass; the same-games test already ties the two builds together):
-# `make test-compiled SLOW=1` runs them compiled too. One process, in file order: the order
+# games per variant, pair and scenario) are left to `test-compiled-slow`, which CI runs in the
+# cluster pass's lane, the shorter one (`make test-compiled SLOW=1` runs all in one). One process, in file order: the order
 # this pass has been proven in (under xdist the same-games test once played a toy module that
 # tests/hooks had registered in its worker; it now plays the shipped modules only).
 ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/hooks tests/bots \
@@ -56,6 +55,9 @@ ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/ho
 test-compiled: $(STAMP)
 	$(if $(BUILT),,$(BIN)/python scripts/build_engine.py --require)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) $(if $(SLOW),,-m "not slow")
+
+test-compiled-slow: $(STAMP)
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(ENGINE_TESTS) -m slow
 
 # The rest of the suite on the compiled engine (CI runs it after test-compiled, beside the
 # cluster pass, which runs the folders on the session's server compiled): the folders that use

@@ -1,7 +1,9 @@
 """CI runs the whole suite on the compiled engine too (issue 19): `make test-compiled` (the
-engine's folders), `make test-compiled-rest` (the folders without the session's server, and the
-single-server tests) and the cluster pass (the folders on the session's server). A test folder
-that none of them names would run on the Python source only: this test fails instead."""
+engine's folders but their slow sweeps), `make test-compiled-slow` (those sweeps), `make
+test-compiled-rest` (the folders without the session's server, and the single-server tests) and
+the cluster pass (the folders on the session's server). A test folder that none of them names,
+or a part of one that none runs, would run on the Python source only: these tests fail
+instead."""
 
 from __future__ import annotations
 
@@ -54,3 +56,17 @@ def test_the_rest_pass_runs_the_single_server_tests_of_the_cluster_folders_compi
     assert any("$(COMPILED_REST)" in line for line in lines)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(r"lane \"pass 2\" test-compiled test-compiled-rest", ci)
+
+
+def test_the_engine_folders_run_whole_across_the_fast_and_slow_compiled_passes() -> None:
+    """`test-compiled` deselects the slow sweeps; `test-compiled-slow` selects exactly them,
+    over the same folders, and CI runs both."""
+    (fast,) = _recipe("test-compiled")[1:]
+    (slow,) = _recipe("test-compiled-slow")
+    for line in (fast, slow):
+        assert line.startswith("HEXLOG_REQUIRE_COMPILED=1 ")
+        assert "$(ENGINE_TESTS)" in line
+    assert '-m "not slow"' in fast
+    assert slow.endswith("-m slow")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"lane \"pass 3\" test-cluster test-compiled-slow", ci)
