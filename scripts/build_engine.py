@@ -31,11 +31,18 @@ import sys
 import sysconfig
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from services.rules.build import ENGINE_DIR, compiled_files, stays_python  # noqa: E402
+from services.rules.build import (  # noqa: E402
+    ENGINE,
+    ENGINE_DIR,
+    compiled_files,
+    native_sources,
+    stays_python,
+)
 
 BUILD_DIR = ROOT / "build" / "mypyc"
 
@@ -60,6 +67,17 @@ def compiler() -> str | None:
     return shutil.which(cc.split()[0])
 
 
+def native_extensions() -> list[Any]:
+    """The engine's few modules written in C (each `<name>.c` with its `<name>.pyi`): the
+    hottest paths only, where measurement showed the calls around the work cost as much as
+    the work (benchmarks/compiled.md). Each has a Python reference the interpreted build runs."""
+    from setuptools import Extension  # type: ignore[import-untyped]
+
+    return [Extension(f"{ENGINE}.{'.'.join(c.relative_to(ENGINE_DIR).with_suffix('').parts)}",
+                      [str(c.relative_to(ROOT))], extra_compile_args=["-O3"])
+            for c in native_sources()]
+
+
 def build(parallel: int) -> None:
     from mypyc.build import mypycify
     from setuptools import Distribution  # type: ignore[import-untyped]
@@ -79,7 +97,7 @@ def build(parallel: int) -> None:
         separate=True,  # one library per module: see services/rules/build.py
         target_dir=str(BUILD_DIR),
     )
-    dist = Distribution({"name": "hexlog-engine", "ext_modules": extensions})
+    dist = Distribution({"name": "hexlog-engine", "ext_modules": [*extensions, *native_extensions()]})
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = True
     cmd.build_temp = str(BUILD_DIR / "temp")

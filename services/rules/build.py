@@ -39,6 +39,11 @@ def stays_python(path: Path) -> bool:
     return path.name == "__init__.py" or bool(_STRUCT.search(path.read_text(encoding="utf-8")))
 
 
+def native_sources() -> list[Path]:
+    """The engine's modules written in C (`_hmac_draw.c`), part of the compiled build only."""
+    return sorted(ENGINE_DIR.rglob("*.c"))
+
+
 def compiled_files() -> list[Path]:
     """The compiled extension modules in the source tree, and their shared library."""
     return sorted([p for p in ENGINE_DIR.rglob("*") if p.name.endswith(_SUFFIXES)]
@@ -59,7 +64,7 @@ def stale() -> list[str]:
     sources: dict[Path, float] = {}
     built: dict[Path, float] = {}
     for path in ENGINE_DIR.rglob("*"):
-        if path.suffix == ".py":
+        if path.suffix in (".py", ".c"):
             sources[path.with_suffix("")] = path.stat().st_mtime
         elif path.name.endswith(_SUFFIXES):
             # A module's build is its small `<module>.so` and its library `<module>__mypyc.so`:
@@ -68,8 +73,10 @@ def stale() -> list[str]:
             built[module] = max(built.get(module, 0.0), path.stat().st_mtime)
     if not built:
         return []  # the usual case: nothing compiled, no source file read
-    return sorted(str(p.relative_to(ENGINE_DIR)) + ".py" for p, t in sources.items()
-                  if built.get(p, -1.0) < t and not stays_python(p.with_suffix(".py")))
+    return sorted(str(p.relative_to(ENGINE_DIR)) + (".py" if py.exists() else ".c")
+                  for p, t in sources.items()
+                  if built.get(p, -1.0) < t and not ((py := p.with_suffix(".py")).exists()
+                                                     and stays_python(py)))
 
 
 class _SourceOnly(MetaPathFinder):
@@ -85,7 +92,12 @@ class _SourceOnly(MetaPathFinder):
             str(ENGINE_DIR.parent if fullname == ENGINE else Path(path[0] if path else "")),
             *loaders,
         )
-        return finder.find_spec(fullname)
+        spec = finder.find_spec(fullname)
+        if spec is None and Path(finder.path, fullname.rpartition(".")[2] + ".c").exists():
+            # A module written in C (_hmac_draw.c): the interpreted build runs its Python twin.
+            raise ModuleNotFoundError(f"{fullname} is part of the compiled build only",
+                                      name=fullname)
+        return spec
 
 
 def install_interpreted_finder() -> None:

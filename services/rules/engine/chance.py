@@ -61,6 +61,26 @@ def _fast_sha256() -> Callable[[bytes], _Sha256]:
 _SHA256: Final = _fast_sha256()
 
 
+NativeDraw = tuple[Callable[[bytes], bytes], Callable[[bytes, str, int], int]]
+
+
+def _native_draw() -> NativeDraw | None:
+    """The compiled build's draw in C (`_hmac_draw.c`: `states` and `uniform`), or None.
+
+    A draw is two SHA-256 blocks either way; from Python it also pays for the hash objects'
+    method calls and bytes around them, about as much again (benchmarks/compiled.md). The C
+    gives the same numbers as `SeededDealer.uniform`'s Python (tests/engine/test_native_draw.py),
+    which stays the reference and what the interpreted build runs."""
+    try:
+        from services.rules.engine._hmac_draw import states, uniform
+    except ImportError:
+        return None
+    return states, uniform
+
+
+_NATIVE: Final = _native_draw()
+
+
 def weighted_index(x: int, weights: Sequence[int]) -> int:
     """Map a uniform integer x in [0, sum(weights)) to an outcome index."""
     for i, w in enumerate(weights):
@@ -73,7 +93,7 @@ def weighted_index(x: int, weights: Sequence[int]) -> int:
 class SeededDealer:
     """Outcomes from HMAC(seed, key): reproducible, position-independent, auditable."""
 
-    __slots__ = ("_seed", "_inner", "_outer")
+    __slots__ = ("_seed", "_inner", "_outer", "_states", "_draw")
 
     def __init__(self, seed: bytes) -> None:
         if not seed:
@@ -85,8 +105,14 @@ class SeededDealer:
         block = (seed if len(seed) <= 64 else hashlib.sha256(seed).digest()).ljust(64, b"\0")
         self._inner = _SHA256(bytes(b ^ 0x36 for b in block))
         self._outer = _SHA256(bytes(b ^ 0x5C for b in block))
+        native = _NATIVE
+        self._states = native[0](block) if native is not None else b""
+        self._draw = native[1] if native is not None else None
 
     def uniform(self, key: str, n: int) -> int:
+        draw = self._draw
+        if draw is not None:  # the compiled build: the same computation in C
+            return draw(self._states, key, n)
         inner = self._inner.copy()
         inner.update(key.encode())
         outer = self._outer.copy()
