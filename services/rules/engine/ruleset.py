@@ -132,6 +132,13 @@ class Ruleset(Generic[ST]):
     # in its own state (the values of every hand's tokens), which `view_ext` shows no one else.
     referee_ext: dict[str, Callable[[ST], dict[str, Any]]]
     costs: dict[str, tuple[int, ...]]
+    # The four costs a main prompt reads, copied from `costs` by `freeze` (ruleset fields are
+    # C struct fields when compiled; a lookup by name cost about what the affordability test
+    # did, four times a prompt). `costs` stays what handlers and modules read and write.
+    road_cost: tuple[int, ...]
+    settlement_cost: tuple[int, ...]
+    city_cost: tuple[int, ...]
+    card_cost: tuple[int, ...]
     limits: dict[str, int]
     base_target: int
     # False: the game has no Longest Road card (Traders & Barbarians); every deriver that
@@ -190,6 +197,7 @@ class Ruleset(Generic[ST]):
         self.view_ext = {}
         self.referee_ext = {}
         self.costs = {}
+        self.road_cost = self.settlement_cost = self.city_cost = self.card_cost = ()
         self.limits = {}
         self.base_target = 10
         self.longest_road = True
@@ -254,6 +262,9 @@ class Ruleset(Generic[ST]):
     def freeze(self) -> None:
         """End of assembly: vectors get their final width (vocab.freeze)."""
         self.vocab.freeze(self.costs)
+        costs = self.costs
+        self.road_cost, self.settlement_cost = costs["road"], costs["settlement"]
+        self.city_cost, self.card_cost = costs["city"], costs["development_card"]
         self.dev_deck = self.vocab.dev_deck
         for kind in self.vocab.pieces.values():
             self.limits.setdefault(kind.name, kind.limit)

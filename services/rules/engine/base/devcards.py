@@ -108,7 +108,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     """Development card commands open to `seat` in `phase` (ROLL: only the Knight)."""
     out: list[Command] = []
     p = state.players[seat]
-    if phase == MAIN and can_afford(p.hand, state.rules.costs["development_card"]) and holds_any(state.deck):
+    if phase == MAIN and can_afford(p.hand, state.rules.card_cost) and holds_any(state.deck):
         out.append(buy_development_card(seat))
     if state.dev_played:
         return out

@@ -23,18 +23,18 @@ from services.rules.engine.state import MAIN, ROAD_BUILDING, ROLL, SETTLEMENT, R
 def building_options(state: State, seat: int, out: list[Command] | None = None) -> list[Command]:
     """The builds `seat` can afford and place, appended to `out` (a new list by default)."""
     p = state.players[seat]
-    costs = state.rules.costs
+    rules = state.rules
     hand = p.hand
     if out is None:
         out = []
     topo = state.board.topo
-    if can_afford(hand, costs["road"]) and pieces_left(state, seat, "road") > 0:
+    if can_afford(hand, rules.road_cost) and pieces_left(state, seat, "road") > 0:
         road = roads(seat, topo.n_edges)
         out.extend([road[e] for e in legal_road_edges(state, seat)])
-    if can_afford(hand, costs["settlement"]) and pieces_left(state, seat, "settlement") > 0:
+    if can_afford(hand, rules.settlement_cost) and pieces_left(state, seat, "settlement") > 0:
         settlement = settlements(seat, len(topo.vertices))
         out.extend([settlement[v] for v in legal_settlement_vertices(state, seat)])
-    if can_afford(hand, costs["city"]) and pieces_left(state, seat, "city") > 0:
+    if can_afford(hand, rules.city_cost) and pieces_left(state, seat, "city") > 0:
         level = state.vertex_level
         city = cities(seat, len(topo.vertices))
         out.extend([city[v] for v in sorted(p.settlements) if level[v] == SETTLEMENT])

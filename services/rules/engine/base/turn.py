@@ -33,6 +33,7 @@ from services.rules.engine.base.scoring import scores, total_vp
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
+from services.rules.engine.vocab import base_bundle
 
 NO_CARDS: Final = [0, 0, 0, 0, 0]  # compared with, never changed
 
@@ -41,7 +42,7 @@ NO_CARDS: Final = [0, 0, 0, 0, 0]  # compared with, never changed
 
 def roll_dice(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    return list(state.rules.roll(state, cmd.seat, dealer))
+    return state.rules.roll(state, cmd.seat, dealer)
 
 
 def base_roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
@@ -70,8 +71,10 @@ def base_production(state: State, total: int) -> list[list[int]]:
     level = state.vertex_level
     robber = state.robber
     width = len(state.bank)
-    gains = [[0] * width for _ in range(state.n)]
     n = state.n  # owners beyond the seats (neutral pieces) never produce
+    # A literal row where the width is the base game's: compiled, `[0] * width` is a generic
+    # sequence repeat, several times the cost of building five items.
+    gains = [[0, 0, 0, 0, 0] if width == 5 else [0] * width for _ in range(n)]
     for h in board.number_hexes.get(total, ()):
         if h == robber:
             continue
@@ -119,9 +122,13 @@ def produce(state: State, total: int) -> list[Event]:
         return []
     vocab = state.rules.vocab
     wire = vocab.wire_bundle
+    # The base vocabulary's bundle called directly (a C call compiled, where a call through
+    # the vocabulary's field parses its arguments again): four per roll.
+    bundles = ([base_bundle(row) for row in gains] if wire is base_bundle
+               else [wire(row) for row in gains])
     return [
         ResourcesProduced(
-            gains=tuple([wire(row) for row in gains]),
+            gains=tuple(bundles),
             short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
         )
     ]
@@ -422,19 +429,45 @@ def prompt_discard(state: State) -> list[Prompt]:
 
 
 def robber_options(state: State, seat: int) -> list[Command]:
-    options: list[Command] = []
     rules = state.rules
-    victims_at = rules.robber_victims
-    # Unwrapped, the base hook is called directly: once per land hex, a call through the
-    # ruleset's field costs the compiled build more than the hook's own work.
-    direct = victims_at is base_robber_victims
     moves = robber_moves(seat, len(state.board.topo.hexes), state.n)
+    if rules.robber_victims is base_robber_victims:
+        return _base_robber_options(state, seat, moves)
+    options: list[Command] = []
+    victims_at = rules.robber_victims
     for h in rules.robber_hexes(state, seat):
-        victims = base_robber_victims(state, seat, h) if direct else victims_at(state, seat, h)
+        victims = victims_at(state, seat, h)
         if victims:
             options.extend([robber_move(moves, seat, h, v) for v in victims])
         else:
             options.append(robber_move(moves, seat, h, None))
+    return options
+
+
+def _base_robber_options(
+    state: State, seat: int, moves: tuple[tuple[MoveRobber, ...], ...]
+) -> list[Command]:
+    """`robber_options` when no module wraps `robber_victims`: `base_robber_victims` inlined,
+    the victims of a hex kept as bits (seat order) instead of a list per land hex. Asked once
+    per hex through the ruleset, the victims had cost the compiled build more than the rest of
+    the prompt."""
+    options: list[Command] = []
+    owner = state.vertex_owner
+    hex_vertices = state.board.topo.hex_vertices
+    n = state.n
+    for h in state.rules.robber_hexes(state, seat):
+        found = 0
+        if h != OFF_BOARD:
+            for v in hex_vertices[h]:
+                o = owner[v]
+                if 0 <= o < n and o != seat:  # seats only
+                    found |= 1 << o
+        if found == 0:
+            options.append(robber_move(moves, seat, h, None))
+            continue
+        for o in range(n):
+            if found >> o & 1:
+                options.append(robber_move(moves, seat, h, o))
     return options
 
 
