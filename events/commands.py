@@ -15,7 +15,9 @@ from events.registry import register_module
 from events.types import Bundle, Resource
 
 
-class Command(msgspec.Struct, tag=True, frozen=True, forbid_unknown_fields=True, kw_only=True):
+# Plain data, out of the cyclic collector's sight (`gc=False`, inherited): see events.events.Event.
+class Command(msgspec.Struct, tag=True, frozen=True, forbid_unknown_fields=True, kw_only=True,
+              gc=False):
     """Base of every command; `seat` is 0-based."""
 
     seat: int

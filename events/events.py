@@ -14,7 +14,11 @@ from events.registry import register_module
 from events.types import Bundle, DevCard, HarborKind, Resource, Terrain
 
 
-class Event(msgspec.Struct, tag=True, frozen=True, kw_only=True):
+# `gc=False` (inherited by every event): an event holds plain data (numbers, strings, and
+# tuples, lists and dicts of them), so it can never be part of a reference cycle, and the cyclic
+# collector need not know it. Without its header an event is smaller and made and freed about a
+# third faster; a game makes one or two per decision. Commands and prompts are the same.
+class Event(msgspec.Struct, tag=True, frozen=True, kw_only=True, gc=False):
     """Base of every event."""
 
 

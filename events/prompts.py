@@ -16,7 +16,9 @@ from events.events import Harbor, Tile
 from events.types import Bundle
 
 
-class Prompt(msgspec.Struct, kw_only=True):
+# One per decision; plain data, out of the cyclic collector's sight (`gc=False`: see
+# events.events.Event).
+class Prompt(msgspec.Struct, kw_only=True, gc=False):
     seat: int
     stage: str
     options: list[Command]

@@ -35,8 +35,6 @@ from services.rules.engine.rules import reject
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
 from services.rules.engine.vocab import base_bundle
 
-NO_CARDS: Final = [0, 0, 0, 0, 0]  # compared with, never changed
-
 # --- rolling and production -----------------------------------------------------------------
 
 
@@ -156,11 +154,15 @@ def discard(state: State, cmd: DiscardResources, dealer: Dealer) -> list[Event]:
     if due == 0:
         raise reject("base.turn.not_your_turn", f"{state.names[cmd.seat]} has nothing to discard")
     vec = vector(state, cmd.resources)
-    if sum(vec) != due:
-        raise reject("base.discard.count", f"discard exactly {due} cards, not {sum(vec)}")
+    given = 0
+    for n in vec:  # plain loops, not sum/any over zip (see base.common.holds_any)
+        given += n
+    if given != due:
+        raise reject("base.discard.count", f"discard exactly {due} cards, not {given}")
     hand = state.players[cmd.seat].hand
-    if any(v > h for v, h in zip(vec, hand, strict=True)):
-        raise reject("base.discard.not_held", "you cannot discard cards you do not hold")
+    for i, n in enumerate(vec):
+        if n > hand[i]:
+            raise reject("base.discard.not_held", "you cannot discard cards you do not hold")
     return [ResourcesDiscarded(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(vec))]
 
 
@@ -362,7 +364,7 @@ def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
         hand[i] -= n
         state.bank[i] += n
     state.discards[e.seat] = 0
-    if not any(state.discards):
+    if not holds_any(state.discards):
         state.rules.seven_stage(state)
 
 
@@ -389,7 +391,7 @@ def evolve_turn_ended(state: State, e: TurnEnded) -> None:
     state.dev_played = False
     state.phase = ROLL
     for p in state.players:
-        if p.dev_new != NO_CARDS:  # (wider with a module's cards: then always renewed)
+        if holds_any(p.dev_new):  # a plain loop: compiled, a list comparison is a generic call
             p.dev_new = [0] * len(p.dev_new)
 
 
