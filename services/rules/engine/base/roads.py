@@ -97,22 +97,34 @@ def distance_ok(state: State, v: int) -> bool:
 
 
 def legal_settlement_vertices(state: State, seat: int) -> list[int]:
+    """The vertices where `seat` may build a settlement, in ascending order: the ends of its
+    route pieces, each looked at once (flags in a list: compiled, a list item is read and
+    written in C where a set hashes every id), the distance rule inlined."""
     topo = state.board.topo
     land = topo.vertex_is_land
-    out: list[int] = []
+    neighbours = topo.vertex_neighbours
+    owner = state.vertex_owner
     ev = topo.edge_vertices
-    seen: set[int] = set()
+    seen = [False] * len(owner)
+    out: list[int] = []
     for e in state.players[seat].roads:
         for v in ev[e]:
-            if v in seen:
+            if seen[v]:
                 continue
-            seen.add(v)
-            if land[v] and distance_ok(state, v):
+            seen[v] = True
+            if not land[v] or owner[v] != NO_ONE:
+                continue
+            free = True
+            for u in neighbours[v]:  # the distance rule (distance_ok)
+                if owner[u] != NO_ONE:
+                    free = False
+                    break
+            if free:
                 out.append(v)
     permits = state.rules.settlement_permits
     if permits:  # a site a module permits need not touch the network
-        out.extend(v for v in range(len(state.vertex_owner))
-                   if v not in seen and distance_ok(state, v) and permitted(state, permits, seat, v))
+        out.extend(v for v in range(len(owner))
+                   if not seen[v] and distance_ok(state, v) and permitted(state, permits, seat, v))
     blocked = state.rules.settlement_blocked
     if blocked:
         out = [v for v in out if all(check(state, seat, v) is None for check in blocked)]
