@@ -30,9 +30,10 @@ test: $(STAMP)
 	scripts/system-packages
 	$(BIN)/pytest $(XDIST)
 
-# The engine compiled with mypyc (opt-in: HEXLOG_COMPILED=1 make engine, minutes of C compiling;
-# a build that does not import and play is discarded), or back to the Python source. A compiled
-# build older than the source is not used. Status and what is left: benchmarks/compiled.md.
+# The engine compiled with mypyc (the install's default where a C compiler is there: 2-3 minutes
+# on 2 cores; HEXLOG_COMPILED=0 skips it; a build that does not import and play is discarded), or
+# back to the Python source. A compiled build older than the source is not used (`make engine`
+# rebuilds it). Figures: benchmarks/compiled.md.
 engine: $(STAMP)
 	$(BIN)/python scripts/build_engine.py
 
