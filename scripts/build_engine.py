@@ -25,6 +25,8 @@ rules).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -81,15 +83,25 @@ def native_extensions() -> list[Any]:
 
 
 def build(parallel: int) -> None:
-    from mypyc.build import mypycify
-    from setuptools import Distribution  # type: ignore[import-untyped]
-
     os.chdir(ROOT)  # mypyc and the extension names work with paths relative to the root
     for path in compiled_files():  # an earlier build's modules that now stay Python
         source = path.parent / (path.name.split(".")[0].removesuffix("__mypyc") + ".py")
         if source.exists() and stays_python(source):
             path.unlink()
-    extensions = mypycify(
+    notes = io.StringIO()  # mypyc's notes (a generator compiled as a list, …): shown on failure
+    try:
+        with contextlib.redirect_stdout(notes):
+            extensions = _mypycify()
+    except BaseException:
+        print(notes.getvalue(), end="")
+        raise
+    _compile(extensions, parallel)
+
+
+def _mypycify() -> list[Any]:
+    from mypyc.build import mypycify
+
+    return mypycify(
         engine_sources(),  # mypy options: pyproject.toml (the cwd)
         # Packages stay Python: a compiled __init__ imports its submodules before the package
         # has a __path__, and a submodule's library then re-imports the package (a cycle).
@@ -99,6 +111,11 @@ def build(parallel: int) -> None:
         separate=True,  # one library per module: see services/rules/build.py
         target_dir=str(BUILD_DIR),
     )
+
+
+def _compile(extensions: list[Any], parallel: int) -> None:
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
     dist = Distribution({"name": "hexlog-engine", "ext_modules": [*extensions, *native_extensions()]})
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = True
