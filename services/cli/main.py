@@ -163,7 +163,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """Console-script entry point."""
+    stale_build_note()
     sys.exit(main())
+
+
+def stale_build_note() -> None:
+    """One line on stderr when a compiled engine is in the tree but older than its source (an
+    edit, a pull): the Python source runs then, correct but slower, until `make engine`."""
+    from services.rules.build import stale
+
+    old = stale()
+    if old:
+        more = f" and {len(old) - 2} more" if len(old) > 2 else ""
+        print(f"hexlog: the compiled engine is older than {', '.join(old[:2])}{more}: the "
+              "Python source runs; `make engine` rebuilds it", file=sys.stderr)
 
 
 if __name__ == "__main__":
