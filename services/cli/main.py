@@ -170,9 +170,9 @@ def run() -> None:
 def stale_build_note() -> None:
     """One line on stderr when a compiled engine is in the tree but older than its source (an
     edit, a pull): the Python source runs then, correct but slower, until `make engine`."""
-    from services.rules.build import stale
+    import services.rules
 
-    old = stale()
+    old = services.rules.STALE
     if old:
         more = f" and {len(old) - 2} more" if len(old) > 2 else ""
         print(f"hexlog: the compiled engine is older than {', '.join(old[:2])}{more}: the "

@@ -73,10 +73,13 @@ def stale() -> list[str]:
             built[module] = max(built.get(module, 0.0), path.stat().st_mtime)
     if not built:
         return []  # the usual case: nothing compiled, no source file read
-    return sorted(str(p.relative_to(ENGINE_DIR)) + (".py" if py.exists() else ".c")
-                  for p, t in sources.items()
-                  if built.get(p, -1.0) < t and not ((py := p.with_suffix(".py")).exists()
-                                                     and stays_python(py)))
+    out: list[str] = []
+    for p, t in sources.items():
+        py = p.with_suffix(".py")
+        if built.get(p, -1.0) >= t or (py.exists() and stays_python(py)):
+            continue
+        out.append(str(p.relative_to(ENGINE_DIR)) + (".py" if py.exists() else ".c"))
+    return sorted(out)
 
 
 class _SourceOnly(MetaPathFinder):

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+import services.rules
 from services.cli.main import stale_build_note
-from services.rules import build
 
 
 def test_a_stale_compiled_engine_is_named_with_the_command_that_rebuilds_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(build, "stale", lambda: ["base/turn.py", "chance.py", "dispatch.py"])
+    monkeypatch.setattr(services.rules, "STALE", ("base/turn.py", "chance.py", "dispatch.py"))
     stale_build_note()
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -24,6 +24,6 @@ def test_a_stale_compiled_engine_is_named_with_the_command_that_rebuilds_it(
 def test_nothing_is_said_when_the_build_is_current_or_absent(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(build, "stale", lambda: [])
+    monkeypatch.setattr(services.rules, "STALE", ())
     stale_build_note()
     assert capsys.readouterr().err == ""
