@@ -29,6 +29,9 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     deadline_ms: int = 0
     tournament: str = ""
     tournament_index: int = -1
+    # A fresh random key (64 hex digits) per request: the outcome carries the game's
+    # credentials sealed with it (events/sealed.py), so only the requester can read them.
+    reply_key: str = ""
 
 
 class ForfeitSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -1,7 +1,8 @@
 """A client of the rules service over Redis: create games, send commands, follow logs.
 
-What `hexlog play`, the tournament runner, the e2e benchmark and the tests use; it only writes
-command streams and reads logs and outcomes, like any external client would.
+What `hexlog play`, the tournament runner, the gateway, the e2e benchmark and the tests use; it
+only writes its own command streams (the organisers', or with `source=GATEWAY` the gateway's)
+and reads logs and outcomes, like any external client would.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from redis.asyncio import Redis
 
 from events.auth import sign, turn_key
@@ -20,6 +22,7 @@ from events.codec import codec
 from events.disputes import REFEREE
 from events.envelope import CommandEnvelope, EventEnvelope
 from events.requests import CreateGame, ForfeitSeat
+from events.sealed import SealError, new_reply_key, unseal
 from services.rules.protocol import DATA, KIND, MAC, SENT, is_alive
 from services.store import EventStore
 from services.store.keys import ORGANISER, commands_key, game_keys, partition, seat_scope
@@ -46,8 +49,11 @@ def signed_fields(envelope: CommandEnvelope, credential: str) -> dict[str, bytes
 
 
 class Client:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, source: str = "") -> None:
+        """`source`: whose command streams this client writes ("" the organisers', GATEWAY
+        the gateway's): the one its Redis user may add to."""
         self.redis = redis
+        self.source = source
         self.store = EventStore(redis)
         self.codec = codec()
 
@@ -61,19 +67,35 @@ class Client:
                 raise ServiceError("no rules service answered (is `hexlog serve rules` running?)")
             await asyncio.sleep(0.05)
 
+    def stream(self, game_id: str) -> str:
+        return commands_key(partition(game_id), self.source)
+
     async def create_game(self, request: CreateGame, timeout: float = 20.0) -> Credentials:
-        """Create a game (on the organisers' stream); returns its credentials."""
-        stream = commands_key(partition(request.game_id))
-        await self.redis.xadd(stream, {DATA: self.codec.encode(request), KIND: "create"})
+        """Create a game; returns its credentials. The request gets a fresh reply key unless
+        it has one (a caller that must read the credentials again after a restart, such as a
+        tournament that resumes, keeps its own: `credentials_of`)."""
+        if not request.reply_key:
+            request = msgspec.structs.replace(request, reply_key=new_reply_key())
+        await self.redis.xadd(self.stream(request.game_id),
+                              {DATA: self.codec.encode(request), KIND: "create"})
         outcome = await self.outcome(request.command_id, request.game_id, timeout, scope=ORGANISER)
         if outcome.get("status") != "created":
             raise ServiceError(f"game {request.game_id} not created: {outcome.get('message', outcome)}")
-        return Credentials(list(outcome["credentials"]), str(outcome.get("referee", "")))
+        return opened(outcome, request)
+
+    async def credentials_of(self, request: CreateGame) -> Credentials | None:
+        """The credentials of a game this requester created with `request` (its reply key), if
+        the creation's outcome is still kept; None otherwise."""
+        outcome = await self.store.get_outcome(request.command_id, request.game_id,
+                                               scope=ORGANISER)
+        if outcome is None or outcome.get("status") != "created":
+            return None
+        return opened(outcome, request)
 
     async def send(self, envelope: CommandEnvelope, credential: str) -> None:
         """Send a seat's (or the referee's) command, signed with its credential."""
-        stream = commands_key(partition(envelope.game_id))
-        await self.redis.xadd(stream, signed_fields(envelope, credential))  # type: ignore[arg-type]
+        await self.redis.xadd(self.stream(envelope.game_id),
+                              signed_fields(envelope, credential))  # type: ignore[arg-type]
 
     async def forfeit(self, game_id: str, seat: int, referee: str, reason: str,
                       command_id: str) -> None:
@@ -81,8 +103,7 @@ class Client:
         body = self.codec.encode(ForfeitSeat(command_id=command_id, game_id=game_id, seat=seat,
                                              reason=reason))
         mac = sign(turn_key(referee, game_id, REFEREE, 0), body)
-        await self.redis.xadd(commands_key(partition(game_id)),
-                              {DATA: body, KIND: "forfeit", MAC: mac})
+        await self.redis.xadd(self.stream(game_id), {DATA: body, KIND: "forfeit", MAC: mac})
 
     async def outcome(self, command_id: str, game_id: str, timeout: float = 20.0, *,
                       scope: str) -> dict[str, Any]:
@@ -112,6 +133,16 @@ class Client:
 
     async def meta(self, game_id: str) -> dict[str, str] | None:
         return await self.store.meta(game_id)
+
+
+def opened(outcome: dict[str, Any], request: CreateGame) -> Credentials:
+    """The credentials sealed in a creation's outcome, opened with the request's reply key."""
+    try:
+        secret = unseal(request.reply_key, request.game_id, request.command_id,
+                        str(outcome.get("sealed", "")))
+    except SealError as exc:
+        raise ServiceError(f"game {request.game_id}: {exc}") from None
+    return Credentials([str(c) for c in secret["credentials"]], str(secret.get("referee", "")))
 
 
 def move_scope(envelope: CommandEnvelope) -> str:

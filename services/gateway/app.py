@@ -59,7 +59,7 @@ from services.rules.engine import RulesetError
 from services.rules.engine.modules import MODULES, check_combination
 from services.rules.protocol import is_alive, pool_key
 from services.store.connect import connect
-from services.store.keys import check_id, seat_scope
+from services.store.keys import GATEWAY, check_id, seat_scope
 
 log = structlog.get_logger("hexlog.gateway")
 
@@ -147,7 +147,7 @@ class Gateway:
 
     def __post_init__(self) -> None:
         self.lobby = Lobby(self.redis)
-        self.client = Client(self.redis)
+        self.client = Client(self.redis, source=GATEWAY)  # its own command streams
         self.watches = Watches(self.redis)
         self.buckets = Buckets(self.limits)
         self.streams = StreamCount(self.limits)

@@ -19,12 +19,13 @@ import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from services.rules.config import ServiceConfig
 from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
 from services.store.connect import connect, is_cluster_url, plain_url
-from services.store.keys import PARTITIONS, RULES_GROUP, commands_key
+from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
 from services.store.streams import GroupReader
 
 log = structlog.get_logger("hexlog.rules")
@@ -103,8 +104,9 @@ def build_app(
     subscribed: set[str] = set()
     if not raw_mode:
         for p in range(PARTITIONS):
-            subscribed.add(commands_key(p))
-            subscribe(commands_key(p))
+            for source in REQUESTERS:
+                subscribed.add(commands_key(p, source))
+                subscribe(commands_key(p, source))
 
     async def follow_pools() -> int:
         """New bot pools (seated by any replica) get their streams read here too."""
@@ -131,8 +133,11 @@ def build_app(
             await _every(tick_s, service.enforce_deadlines)
 
         tasks.append(asyncio.create_task(reprompt_then_deadlines()))
-        tasks.append(asyncio.create_task(_every(claim_idle_ms / 2000, service.claim_pending)))
-        tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name))))
+        # Every second: a dead consumer's commands are taken within about a heartbeat's TTL
+        # (recovery.py), however long claim_idle_ms is.
+        tasks.append(asyncio.create_task(_every(min(1.0, claim_idle_ms / 2000),
+                                                service.claim_pending)))
+        tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name, service.guard.status()))))
         tasks.append(asyncio.create_task(_every(1.0, service.flush_latencies)))
         tasks.append(asyncio.create_task(_every(1.0, follow_pools)))
         tasks.append(asyncio.create_task(_every(trim_every_s, service.trim_streams)))
@@ -160,22 +165,34 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
     one call (one per partition on a Cluster); streams run concurrently, one stream's entries
     in order."""
     reader = GroupReader(redis, RULES_GROUP, name)
+    guard = service.guard
     try:
         while True:
             try:
-                streams = {stream: ">" for stream in service.command_streams()}
-                reply = await reader.read(streams, count=128, block=block_ms)
+                streams = guard.readable(service.command_streams())
+                try:
+                    reply = await reader.read({s: ">" for s in streams}, count=128, block=block_ms)
+                    guard.recovered(streams)
+                except ResponseError:
+                    # One key the call cannot read fails it for every partition: read each
+                    # stream on its own, repair or set aside the bad one (stream_guard.py).
+                    log.warning("reading the command streams together failed; one at a time")
+                    reply = await guard.read_each(streams, name, count=128)
                 if reply:
                     await asyncio.gather(*(
                         service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
                                              ack=False)
                         for stream, entries in reply
                     ))
-                    # One round trip (one AOF fsync) for every partition's acks.
+                    # One round trip (one AOF fsync) for every partition's acks; one that
+                    # fails leaves its entries pending for the claimer, not the others.
                     pipe = redis.pipeline(transaction=False)
                     for stream, entries in reply:
                         pipe.xack(stream, RULES_GROUP, *[e[0] for e in entries])
-                    await pipe.execute()
+                    for (stream, _), acked in zip(reply, await pipe.execute(raise_on_error=False),
+                                                  strict=True):
+                        if isinstance(acked, Exception):
+                            log.warning("ack failed", stream=stream, error=str(acked))
             except Exception as exc:
                 # A dropped connection must not end this loop while the heartbeat goes on (a worker
                 # that looks alive but reads nothing). What was read and not acked stays pending
@@ -188,8 +205,8 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
         await reader.close()
 
 
-async def _heartbeat(redis: Redis, name: str) -> int:
-    await beat(redis, "rules", name)
+async def _heartbeat(redis: Redis, name: str, status: str) -> int:
+    await beat(redis, "rules", name, status)
     return 0
 
 

@@ -1,10 +1,11 @@
 """Intake: one command-stream entry in, routed to the pipeline, or set aside with its reason.
 
 Everything on a command stream is hostile until checked. An entry is
-* `kind=create` or `kind=forfeit`: an organiser's request, accepted only from the organisers'
-  stream (`hexlog:{p}:cmds`); a forfeit must be signed by the referee;
-* a move (the default kind): a `CommandEnvelope` signed for its seat (events/auth.py), from the
-  organisers' stream or from the stream of the bot pool that controls that seat.
+* `kind=create` or `kind=forfeit`: a requester's request, accepted only from a requester's
+  stream (the organisers' `hexlog:{p}:cmds` or the gateway's `hexlog:{p}:cmds:gateway`); a
+  forfeit must be signed by the referee;
+* a move (the default kind): a `CommandEnvelope` signed for its seat (events/auth.py), from a
+  requester's stream or from the stream of the bot pool that controls that seat.
 
 Only an authenticated command gets an outcome under its id (in its seat's scope), so a forged
 or broken entry cannot occupy the id of somebody's next move. What cannot be authenticated —
@@ -220,6 +221,9 @@ class Intake:
         hostile entry cannot make the dead-letter stream hold megabytes."""
         cut = self.config.dead_letter_field_bytes
         body: dict[Any, Any] = {k[:64]: v[:cut] for k, v in list(fields.items())[:8]}
+        if fields.get(KIND.encode()) == b"create" and DATA.encode() in body:
+            # A create request may hold a seed and its reply key: not for dead-letter readers.
+            body[DATA.encode()] = b"(a create request: withheld, it may hold a seed)"
         body[b"reason"] = reason
         body[b"entry"] = entry_id
         body[b"stream"] = stream

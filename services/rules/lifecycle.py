@@ -4,7 +4,7 @@ Both are organisers' requests: they arrive only on the organisers' command strea
 pool may write. A create request may carry a seed (a tournament that wants reproducible games);
 otherwise the service draws one from the OS. The seed and the seats' credentials go to the
 game's secret hash, which only the rules service's Redis user can read; meta keeps only their
-commitment and hashes. A forfeit must also be signed with the referee's credential.
+commitment and hashes. The creator gets the credentials sealed with the request's reply key. A forfeit must also be signed with the referee's credential.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from events.codec import Codec
 from events.envelope import EventEnvelope, schema_of
 from events.events import SeatForfeited
 from events.requests import CreateGame, ForfeitSeat
+from events.sealed import check_reply_key, seal
 from services.rules.config import ServiceConfig
 from services.rules.engine import RULES_VERSION, RulesetError, new_game
 from services.rules.moves import MovePipeline
@@ -93,16 +94,17 @@ class Lifecycle:
         secret = {"seed": seed.hex(), "credentials": json.dumps(creds), "referee": referee}
         if pools:  # before the game exists: its first prompt may be answered at once
             await self.redis.sadd(CONTROLLERS, *pools)
+        # The creator gets the credentials in the outcome, sealed with the key only it and
+        # this service have seen (events/sealed.py): other roles read outcomes too. Written by
+        # the same script as the game: a replica killed in between would leave a game whose
+        # redelivered request is refused as "exists".
+        sealed = seal(req.reply_key, req.game_id, req.command_id,
+                      {"credentials": creds, "referee": referee})
         try:
-            # The creator gets the credentials in the outcome (only it knows the command id,
-            # and only organisers and the rules service may read outcomes of the `org` scope),
-            # written by the same script as the game: a replica killed in between would leave a
-            # game whose redelivered request is refused as "exists".
             await self.store.create_game(
                 req.game_id, self.codec.encode(envelope),
                 cast(dict[str, str | bytes | int | float], meta), secret=secret,
-                command_id=req.command_id,
-                outcome={"credentials": creds, "referee": referee, "version": 1})
+                command_id=req.command_id, outcome={"sealed": sealed, "version": 1})
         except GameExistsError as exc:
             await self.refuse(req, "service.create.exists", str(exc))
             return []
@@ -147,6 +149,10 @@ class Lifecycle:
         if req.deadline_ms and not MIN_DEADLINE_MS <= req.deadline_ms <= MAX_DEADLINE_MS:
             raise CreateRefused(f"deadline_ms: {MIN_DEADLINE_MS} to {MAX_DEADLINE_MS} "
                                 "(0: the service default)")
+        try:
+            check_reply_key(req.reply_key)
+        except ValueError as exc:
+            raise CreateRefused(str(exc)) from None
         return seed, controllers, limit
 
     async def refuse(self, req: CreateGame, rule_id: str, message: str) -> None:

@@ -59,9 +59,11 @@ def alive_key(service: str) -> str:
     return f"{PREFIX}:alive:{service}"
 
 
-async def beat(redis: Redis, service: str, name: str) -> None:
+async def beat(redis: Redis, service: str, name: str, status: str = "ok") -> None:
+    """Renew an instance's heartbeat; `status` (`ok`, or `degraded: …` with the reason) is
+    what `hexlog health` prints."""
     pipe = redis.pipeline(transaction=False)
-    pipe.set(heartbeat_key(service, name), "1", ex=SERVICE_TTL_S)
+    pipe.set(heartbeat_key(service, name), status, ex=SERVICE_TTL_S)
     pipe.set(alive_key(service), name, ex=SERVICE_TTL_S)
     await pipe.execute()
 

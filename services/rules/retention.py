@@ -16,8 +16,11 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
+
+log = structlog.get_logger("hexlog.rules")
 
 
 def _ms(entry_id: Any) -> tuple[int, int]:
@@ -50,8 +53,11 @@ async def trim(redis: Redis, streams: Iterable[str], retention_ms: int) -> int:
     groups; returns how many entries were removed."""
     removed = 0
     for stream in streams:
-        floor = await safe_floor(redis, stream, retention_ms)
-        if floor is None or floor[0] <= 0:
-            continue
-        removed += int(await redis.xtrim(stream, minid=f"{floor[0]}-{floor[1]}"))
+        try:
+            floor = await safe_floor(redis, stream, retention_ms)
+            if floor is None or floor[0] <= 0:
+                continue
+            removed += int(await redis.xtrim(stream, minid=f"{floor[0]}-{floor[1]}"))
+        except ResponseError:  # one bad key (another type) must not keep the rest untrimmed
+            log.warning("stream not trimmed", stream=stream, exc_info=True)
     return removed

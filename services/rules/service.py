@@ -11,9 +11,11 @@ One object per process wires the parts together:
     retention.py   trimming handled entries from the streams
     repository.py  live games in memory (snapshot + tail), snapshots every N versions
 
-It reads the organisers' command stream of each of its partitions and the command stream of
-every bot pool seated in a game (`hexlog:controllers`, refreshed every second or so, so another
-replica's new games are picked up too).
+It reads, for each of its partitions, the requesters' command streams (the organisers' and the
+gateway's) and the command stream of every bot pool seated in a game (`hexlog:controllers`,
+refreshed every second or so, so another replica's new games are picked up too). It owns these
+streams: it makes them with its group, and a broken one is repaired or set aside without
+stopping the others (stream_guard.py).
 
 Safety does not depend on this process: any number of replicas may consume the same streams;
 the append's compare-and-set orders each game, the outcome key makes redelivery idempotent,
@@ -42,8 +44,16 @@ from services.rules.protocol import DATA, latency_key, prompts_key
 from services.rules.recovery import Recovery
 from services.rules.repository import GameRepository, GameSlot
 from services.rules.retention import trim
+from services.rules.stream_guard import StreamGuard
 from services.store import EventStore
-from services.store.keys import CONTROLLERS, PARTITIONS, RULES_GROUP, commands_key, feed_key
+from services.store.keys import (
+    CONTROLLERS,
+    PARTITIONS,
+    REQUESTERS,
+    RULES_GROUP,
+    commands_key,
+    feed_key,
+)
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -115,6 +125,7 @@ class RulesService:
         self.pools: set[str] = set()
         self.pools_read_at = 0.0
         self.on_streams_changed: Callable[[list[str]], None] | None = None
+        self.guard = StreamGuard(redis)
         self.repo = GameRepository(self.store, config.snapshot_every)
         self.prompter = Prompter(redis, self.codec)
         self.pipeline = MovePipeline(redis, self.store, self.repo, self.prompter, self.codec, config)
@@ -140,14 +151,17 @@ class RulesService:
         return await self.repo.slot(game_id)
 
     def command_streams(self) -> list[str]:
-        """The organisers' stream and every known pool's stream, for each of our partitions."""
-        return [commands_key(p, pool) for p in self.partitions for pool in ["", *sorted(self.pools)]]
+        """The requesters' streams and every known pool's stream, for each of our partitions."""
+        return [commands_key(p, source) for p in self.partitions
+                for source in [*REQUESTERS, *sorted(self.pools)]]
 
     async def prepare(self) -> None:
-        """Create the consumer groups before any subscriber starts (FastStream stops if a
-        group is missing), for the organisers' streams and every pool seated so far."""
+        """Create the streams and their consumer groups before any subscriber starts
+        (FastStream stops if a group is missing), for the requesters' streams and every pool
+        seated so far."""
         for p in self.partitions:
-            await self.store.ensure_group(commands_key(p), RULES_GROUP)
+            for source in REQUESTERS:
+                await self.store.ensure_group(commands_key(p, source), RULES_GROUP)
         await self.refresh_pools(force=True)
 
     async def refresh_pools(self, force: bool = False) -> list[str]:
@@ -223,7 +237,8 @@ class RulesService:
     async def trim_streams(self) -> int:
         """Apply the retention rules (retention.py) to the streams this replica serves."""
         c = self.config
-        removed = await trim(self.redis, self.command_streams(), c.command_retention_ms)
+        removed = await trim(self.redis, self.guard.readable(self.command_streams()),
+                             c.command_retention_ms)
         prompts = [prompts_key(p, pool) for p in self.partitions for pool in sorted(self.pools)]
         removed += await trim(self.redis, prompts, c.prompt_retention_ms)
         removed += await trim(self.redis, [feed_key(p) for p in self.partitions],

@@ -12,10 +12,10 @@ may add stream entries to.
 
 | role | may | may not |
 |---|---|---|
-| rules | everything under `hexlog:`, scripts | administration (ACL, CONFIG, FLUSHALL, …) |
-| organiser | create games and forfeit seats (`cmds`), read logs, meta, rulings, outcomes, standings; its tournament keys | read a game's secrets (seed, credentials), touch prompts, write logs |
-| projections | read logs, meta, the game index; consume the feeds; write `hexlog:proj:*` | secrets, outcomes, prompts, commands; write a log or meta |
-| gateway | create games and forfeit seats, send seats' signed moves (`cmds`); read logs, meta, rulings, outcomes, deadlines, pools; its lobby keys `hexlog:gw:*` | read a game's secrets, prompts (turn keys), bot pools' streams; write logs or meta; scripts |
+| rules | everything under `hexlog:`, scripts | administration (ACL, CONFIG, FLUSHALL, …), Pub/Sub (no channel) |
+| organiser | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds`; read logs, meta, rulings, outcomes (credentials come sealed for the requester), standings; its tournament keys `hexlog:t:*` | read a game's secrets (seed, credentials) or another requester's sealed credentials; delete, set or expire any command stream; touch prompts or the gateway's keys; write logs |
+| projections | read logs, meta, the game index; consume the feeds with their own group; write `hexlog:proj:*` | secrets, outcomes, prompts, commands; write a log or meta; move or destroy a group (XGROUP SETID/DESTROY) |
+| gateway | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds:gateway`; read logs, meta, rulings, outcomes, deadlines, pools; its lobby keys `hexlog:gw:*` | read a game's secrets or another requester's sealed credentials, prompts (turn keys), any command stream; delete, set or expire a command stream; write logs, meta or tournament keys; scripts |
 | bot pool `X` | add commands to its own streams `hexlog:{p}:cmds:bot:X`, read/ack/claim its own prompts, register itself, keep its heartbeat | anything else: other pools' prompts and commands, logs, meta, secrets, outcomes |
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from services.store.keys import PREFIX
+from services.store.keys import GATEWAY, PREFIX, commands_key
 
 ROLES = ("rules", "organiser", "projections", "gateway")
 # What any client needs to connect; the last three let a Redis Cluster client learn the slot
@@ -41,30 +41,54 @@ def rules_for(role: str) -> str:
     """The ACL rules (everything after `user <name> on >password`) of a service role."""
     p = PREFIX
     if role == "rules":
-        return f"~{p}:* &* +@all -@admin -@dangerous +info +script|load"
+        return f"~{p}:* +@all -@admin -@dangerous +info +script|load"
     if role == "organiser":
-        reads = " ".join(f"%R~{p}:{k}" for k in (
-            "games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes", "{*}:feed",
-            "pool:*", "alive:*", "svc:*", "proj:*", "stats:*"))
-        return (f"{reads} %W~{p}:{{*}}:cmds ~{p}:t:* +@read -@dangerous "
-                f"+xadd +set +rpush +lset +hset +del {CONNECTION}")
+        return (f"{reads(ORGANISER_READS)} +@read -@dangerous {CONNECTION} "
+                f"({own_commands('')}) "
+                f"(~{p}:t:* +@read -@dangerous +set +rpush +lset +hset +del)")
     if role == "projections":
-        reads = " ".join(f"%R~{p}:{k}" for k in ("games", "{*}:g:*:ev", "{*}:g:*:meta"))
-        return (f"{reads} ~{p}:proj:* +@read +@hash +@string +del +unlink +scan -@dangerous "
-                f"({feed_selector()}) ~{p}:svc:projections:* ~{p}:alive:projections "
-                f"+set {CONNECTION}")
+        return (f"{reads(('games', '{*}:g:*:ev', '{*}:g:*:meta'))} +@read -@dangerous {CONNECTION} "
+                f"({feed_selector()}) "
+                f"(~{p}:proj:* +@read +@hash +@string +del +unlink +scan -@dangerous) "
+                f"(~{p}:svc:projections:* ~{p}:alive:projections +set +get +del)")
     if role == "gateway":
-        reads = " ".join(f"%R~{p}:{k}" for k in (
-            "games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
-            "{*}:deadlines", "pool:*", "alive:*"))
-        return (f"{reads} %W~{p}:{{*}}:cmds ~{p}:gw:* +@read -@dangerous +xadd +set +del "
-                f"+zadd +zrem +zremrangebyscore +expire +watch +unwatch +multi +exec +discard {CONNECTION}")
+        return (f"{reads(GATEWAY_READS)} +@read -@dangerous {CONNECTION} "
+                f"({own_commands(GATEWAY)}) "
+                f"(~{p}:gw:* +@read -@dangerous +set +del +zadd +zrem +zremrangebyscore +expire +watch "
+                "+unwatch +multi +exec +discard)")
     raise ValueError(f"unknown role {role!r} (roles: {', '.join(ROLES)}, or a bot pool)")
 
 
+# What each requester may read (besides its own keys): logs, meta and rulings of every game,
+# outcomes (a move's outcome answers its sender; a creation's credentials are sealed for its
+# requester only: events/sealed.py), heartbeats and pools.
+ORGANISER_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
+                   "{*}:feed", "pool:*", "alive:*", "svc:*", "proj:*", "stats:*")
+GATEWAY_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
+                 "{*}:deadlines", "pool:*", "alive:*")
+
+
+def reads(patterns: Iterable[str]) -> str:
+    return " ".join(f"%R~{PREFIX}:{k}" for k in patterns)
+
+
+def own_commands(source: str) -> str:
+    """A selector's rules: add entries to this source's own command streams, nothing else (no
+    DEL, SET or EXPIRE of them; XADD's MAXLEN and explicit ids can only spoil its own)."""
+    return f"%W~{commands_key_pattern(source)} +xadd"
+
+
+def commands_key_pattern(source: str) -> str:
+    """The key pattern of a source's command streams in every partition."""
+    return commands_key(0, source).replace("{000}", "{*}")
+
+
 def feed_selector() -> str:
+    """The projections' consumer group on the feeds: read, acknowledge, take over what a dead
+    projector left, make the group. Not SETID or DESTROY (no group's position is theirs to
+    move; the feed has no other group: whoever else follows it reads with XREAD)."""
     return (f"~{PREFIX}:{{*}}:feed +xreadgroup +xread +xrange +xrevrange +xlen +xack "
-            "+xautoclaim +xgroup|create +xgroup|setid +xpending +xinfo|groups")
+            "+xautoclaim +xgroup|create +xpending +xinfo|groups")
 
 
 def pool_rules(*pools: str) -> str:
@@ -76,7 +100,7 @@ def pool_rules(*pools: str) -> str:
     def keys(pattern: str) -> str:
         return " ".join(f"~{p}:{pattern.format(pool=pool)}" for pool in pools)
 
-    commands = " ".join(f"%W~{p}:{{*}}:cmds:bot:{pool}" for pool in pools)
+    commands = " ".join(f"%W~{commands_key_pattern(f'bot:{pool}')}" for pool in pools)
     return (f"{commands} +xadd "
             f"({keys('{{*}}:prompts:bot:{pool}')} +xreadgroup +xack +xautoclaim +xgroup|create) "
             f"({keys('pool:bot:{pool}')} +hset) "

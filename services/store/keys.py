@@ -13,10 +13,14 @@ seat). So a sender can only ever occupy ids in its own scope: nobody can squat a
 next command id. One hash per game (not a key per command) because the append script checks and
 writes it with the log, and because it can be expired in one step once the game is over.
 
-Commands arrive on two kinds of stream per partition: `hexlog:{p}:cmds`, written only by
-organisers (game creation, forfeits, and seats' moves sent by a trusted client), and one stream
-per bot pool, `hexlog:{p}:cmds:bot:<pool>`, written only by that pool's Redis user. A pool can
-therefore only trim, poison or flood its own stream (Redis ACLs cannot forbid `XADD … MAXLEN 0`).
+Commands arrive on one stream per *source* and partition, each written by one Redis user only:
+`hexlog:{p}:cmds` by organisers (the CLI, tournaments: game creation, forfeits, seats' moves
+sent by a trusted client), `hexlog:{p}:cmds:gateway` by the HTTP gateway (the same kinds of
+request, for its lobby's tables), and `hexlog:{p}:cmds:bot:<pool>` by that bot pool. A Redis
+ACL cannot forbid an argument (`XADD … MAXLEN 0`, an explicit maximum id), so a writer may
+trim, poison or flood a stream it may add to; each stream having one writer, that writer can
+only ever spoil its own requests. The rules service owns the streams: it creates them with its
+consumer group, and no other user may delete, set or expire them.
 
 The one exception is `GAMES_INDEX` (`hexlog:games`), a global sorted set of game ids. It is not
 partition-tagged, so it is never touched inside a script: the store updates it right after
@@ -120,18 +124,30 @@ def check_pool(controller: str) -> str:
     return controller
 
 
-def commands_key(p: int, pool: str = "") -> str:
-    """Inbound command stream of partition p (consumer group RULES_GROUP): the organisers'
-    stream, or with `pool` (`bot:<name>`) that bot pool's own stream."""
-    if not pool:
+GATEWAY = "gateway"  # the command source of the HTTP gateway
+REQUESTERS = ("", GATEWAY)  # sources whose streams may carry create and forfeit requests
+
+
+def commands_key(p: int, source: str = "") -> str:
+    """Inbound command stream of partition p (consumer group RULES_GROUP) of one source: the
+    organisers' ("" ), the gateway's (`GATEWAY`) or a bot pool's (`bot:<name>`)."""
+    if not source:
         return f"{tag(p)}:cmds"
-    return f"{tag(p)}:cmds:{check_pool(pool)}"
+    if source == GATEWAY:
+        return f"{tag(p)}:cmds:{GATEWAY}"
+    return f"{tag(p)}:cmds:{check_pool(source)}"
+
+
+def source_of_stream(stream: str) -> str:
+    """The source a command stream belongs to ('' for the organisers' stream)."""
+    _, _, rest = stream.partition("}:cmds")
+    return rest[1:] if rest.startswith(":") else ""
 
 
 def pool_of_stream(stream: str) -> str:
-    """The bot pool a command stream belongs to ('' for the organisers' stream)."""
-    _, _, rest = stream.partition("}:cmds")
-    return rest[1:] if rest.startswith(":") else ""
+    """The bot pool a command stream belongs to ('' for a requester's stream)."""
+    source = source_of_stream(stream)
+    return source if source.startswith("bot:") else ""
 
 
 def dlq_key(p: int) -> str:

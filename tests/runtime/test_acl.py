@@ -128,8 +128,8 @@ def test_projections_do_their_job(server: EmbeddedValkey, world: redis.Redis) ->
 
 def test_the_gateway_does_its_job(server: EmbeddedValkey, world: redis.Redis) -> None:
     gw = client(server, "gateway")
-    gw.xadd(f"{P}:cmds", {"__data__": "{}", "mac": "00"})
-    gw.xadd(f"{P}:cmds", {"__data__": "{}", "kind": "create"})
+    gw.xadd(f"{P}:cmds:gateway", {"__data__": "{}", "mac": "00"})
+    gw.xadd(f"{P}:cmds:gateway", {"__data__": "{}", "kind": "create"})
     assert gw.xread({f"{GAME}:ev": "0-0"}, count=10)
     assert gw.hgetall(f"{GAME}:meta")
     assert gw.hget(f"{GAME}:outcomes", "s0:c1")

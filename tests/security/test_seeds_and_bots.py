@@ -23,6 +23,7 @@ from redis.exceptions import NoPermissionError
 from service_helpers import create_request, created_outcome, pump, send_create
 
 from events.requests import CreateGame
+from events.sealed import new_reply_key
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import commands_key, partition
@@ -36,7 +37,8 @@ async def test_games_without_a_seed_get_unpredictable_ones(
 ) -> None:
     commitments = set()
     for game in ("g-a", "g-b"):
-        req = CreateGame(command_id=f"c-{game}", game_id=game)  # same request, no seed
+        # The same request, no seed (each with its own reply key).
+        req = CreateGame(command_id=f"c-{game}", game_id=game, reply_key=new_reply_key())
         await send_create(redis_client, req)
         await pump(service)
         assert (await created_outcome(store, req) or {})["status"] == "created"

@@ -28,6 +28,7 @@ from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope
 from events.events import Event, GameCreated
 from events.requests import CreateGame
+from events.sealed import new_reply_key, unseal
 from services.client import signed_fields
 from services.rules.engine import decide, evolve, initial_state, new_game, pending
 from services.rules.engine.chance import SeededDealer
@@ -74,7 +75,7 @@ def create_request(
         seed=seed.hex(),
         deadline_ms=deadline_ms,
         turn_limit=turn_limit,
-        **extra,
+        **{"reply_key": new_reply_key(), **extra},
     )
 
 
@@ -126,7 +127,12 @@ async def outcome_of(store: EventStore, env: Signed) -> dict[str, Any] | None:
 
 
 async def created_outcome(store: EventStore, req: CreateGame) -> dict[str, Any] | None:
-    return await store.get_outcome(req.command_id, req.game_id, scope=ORGANISER)
+    """A creation's outcome as its requester reads it: the credentials and the referee's
+    opened from the sealed reply (events/sealed.py) with the request's reply key."""
+    outcome = await store.get_outcome(req.command_id, req.game_id, scope=ORGANISER)
+    if outcome is None or "sealed" not in outcome:
+        return outcome
+    return {**outcome, **unseal(req.reply_key, req.game_id, req.command_id, outcome["sealed"])}
 
 
 async def send_raw(redis: Redis, game_id: str, fields: dict[Any, Any]) -> bytes:

@@ -8,7 +8,14 @@ from typing import Any, cast
 
 import pytest
 from redis.asyncio import Redis
-from service_helpers import Script, create_request, send, send_create, wait_outcome
+from service_helpers import (
+    Script,
+    create_request,
+    created_outcome,
+    send,
+    send_create,
+    wait_outcome,
+)
 
 from services.store import EventStore
 from services.store.connect import is_cluster
@@ -23,8 +30,8 @@ async def test_worker_goes_on_after_its_connections_are_dropped(
     await rules_app(consumer_mode=mode)
     req = create_request(f"g-blip-{mode}")
     await send_create(redis_client, req)
-    created = await wait_outcome(store, req.command_id, req.game_id, scope=ORGANISER)
-    script = Script.start(req, created["credentials"])
+    await wait_outcome(store, req.command_id, req.game_id, scope=ORGANISER)
+    script = Script.start(req, (await created_outcome(store, req) or {})["credentials"])
 
     # Drop every other client's connection, mid-read (the worker blocks in XREADGROUP).
     await redis_client.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes",
