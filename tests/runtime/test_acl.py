@@ -2,15 +2,14 @@
 
 The file is applied line by line with ACL SETUSER (the same rules as `aclfile`), the default
 user last: the embedded server's readiness check connects as the default user, so the file
-cannot be loaded at start-up. Every attack below is a command a hostile bot, projection or
-organiser might try; each must be refused by the server itself.
+cannot be loaded at start-up. Here: each role doing its job; what each must not do is
+tests/security/test_role_matrix.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
@@ -147,118 +146,5 @@ def test_the_gateway_does_its_job(server: EmbeddedValkey, world: redis.Redis) ->
     gw.delete("hexlog:gw:t:x")
 
 
-Attack = Callable[[redis.Redis], Any]
-
-BOT_ATTACKS: list[tuple[str, Attack]] = [
-    ("claim the organisers' commands (their bodies)",
-     lambda b: b.xautoclaim(f"{P}:cmds", "rules", "spy", 0, "0-0")),
-    ("claim its own pool's commands from the rules group",
-     lambda b: b.xautoclaim(f"{P}:cmds:bot:random", "rules", "spy", 0, "0-0")),
-    ("claim by id", lambda b: b.xclaim(f"{P}:cmds", "rules", "spy", 0, ["0-1"])),
-    ("make a group on a command stream", lambda b: b.xgroup_create(f"{P}:cmds", "spy", id="0")),
-    ("make a group on its own command stream",
-     lambda b: b.xgroup_create(f"{P}:cmds:bot:random", "spy", id="0")),
-    ("read a command stream", lambda b: b.xrange(f"{P}:cmds")),
-    ("read its own command stream", lambda b: b.xrange(f"{P}:cmds:bot:random")),
-    ("add to the organisers' stream (create, forfeit)",
-     lambda b: b.xadd(f"{P}:cmds", {"__data__": "{}", "kind": "forfeit"})),
-    ("trim another pool's commands", lambda b: b.xadd(f"{P}:cmds:bot:heuristic", {"x": 1}, maxlen=0)),
-    ("poison the organisers' stream with the maximum id",
-     lambda b: b.xadd(f"{P}:cmds", {"x": 1}, id="18446744073709551615-18446744073709551615")),
-    ("trim a stream", lambda b: b.xtrim(f"{P}:cmds:bot:random", maxlen=0)),
-    ("set a future command stream's key", lambda b: b.set("{004}:cmds:bot:random", "x")),
-    ("set its own command stream's key", lambda b: b.set(f"{P}:cmds:bot:random", "x")),
-    ("delete its own command stream", lambda b: b.delete(f"{P}:cmds:bot:random")),
-    ("read the seed", lambda b: b.hgetall(f"{GAME}:secret")),
-    ("read meta", lambda b: b.hgetall(f"{GAME}:meta")),
-    ("read the log", lambda b: b.xrange(f"{GAME}:ev")),
-    ("read an outcome", lambda b: b.hget(f"{GAME}:outcomes", "s0:c1")),
-    ("read another pool's prompts", lambda b: b.xrange(f"{P}:prompts:bot:heuristic")),
-    ("claim another pool's prompts",
-     lambda b: b.xautoclaim(f"{P}:prompts:bot:heuristic", "workers", "spy", 0, "0-0")),
-    ("delete a log", lambda b: b.delete(f"{GAME}:ev")),
-    ("add to a log", lambda b: b.xadd(f"{GAME}:ev", {"__data__": "{}"})),
-    ("mark a game finished", lambda b: b.hset(f"{GAME}:meta", "status", "finished")),
-    ("register another pool", lambda b: b.hset("hexlog:pool:bot:heuristic", "needs_view", 0)),
-    ("fake another pool's heartbeat", lambda b: b.set("hexlog:alive:bots:heuristic", "x")),
-    ("fake the rules service's heartbeat", lambda b: b.set("hexlog:alive:rules", "x")),
-    ("run a script", lambda b: b.eval("return 1", 0)),
-    ("list the keys", lambda b: b.keys("*")),
-    ("scan the keys", lambda b: b.scan(0)),
-    ("change its rights", lambda b: b.execute_command("ACL", "SETUSER", "bot-random", "+@all")),
-    ("flush", lambda b: b.flushall()),
-    ("read the config", lambda b: b.config_get("*")),
-    ("subscribe", lambda b: b.publish("x", "y")),
-]
-
-PROJECTION_ATTACKS: list[tuple[str, Attack]] = [
-    ("read the seed", lambda c: c.hgetall(f"{GAME}:secret")),
-    ("read an outcome (credentials of a created game)",
-     lambda c: c.hget(f"{GAME}:outcomes", "org:create")),
-    ("read prompts", lambda c: c.xrange(f"{P}:prompts:bot:random")),
-    ("read the commands", lambda c: c.xrange(f"{P}:cmds")),
-    ("claim the commands", lambda c: c.xautoclaim(f"{P}:cmds", "rules", "spy", 0, "0-0")),
-    ("delete a log", lambda c: c.delete(f"{GAME}:ev")),
-    ("add to a log", lambda c: c.xadd(f"{GAME}:ev", {"__data__": "{}"})),
-    ("add to the feed", lambda c: c.xadd(f"{P}:feed", {"game": "x"})),
-    ("change meta", lambda c: c.hset(f"{GAME}:meta", "status", "finished")),
-    ("send a command", lambda c: c.xadd(f"{P}:cmds", {"__data__": "{}"})),
-    ("run a script", lambda c: c.eval("return 1", 0)),
-    ("flush", lambda c: c.flushall()),
-]
-
-ORGANISER_ATTACKS: list[tuple[str, Attack]] = [
-    ("read the seed", lambda c: c.hgetall(f"{GAME}:secret")),
-    ("read prompts (turn keys)", lambda c: c.xrange(f"{P}:prompts:bot:random")),
-    ("send as a bot pool", lambda c: c.xadd(f"{P}:cmds:bot:random", {"__data__": "{}"})),
-    ("add to a log", lambda c: c.xadd(f"{GAME}:ev", {"__data__": "{}"})),
-    ("change meta", lambda c: c.hset(f"{GAME}:meta", "status", "finished")),
-    ("forge an outcome", lambda c: c.hset(f"{GAME}:outcomes", "s0:c2", "{}")),
-    ("run a script", lambda c: c.eval("return 1", 0)),
-    ("flush", lambda c: c.flushall()),
-]
-
-GATEWAY_ATTACKS: list[tuple[str, Attack]] = [
-    ("read the seed and credentials", lambda c: c.hgetall(f"{GAME}:secret")),
-    ("read prompts (turn keys)", lambda c: c.xrange(f"{P}:prompts:bot:random")),
-    ("send as a bot pool", lambda c: c.xadd(f"{P}:cmds:bot:random", {"__data__": "{}"})),
-    ("read the commands", lambda c: c.xrange(f"{P}:cmds")),
-    ("claim the commands", lambda c: c.xautoclaim(f"{P}:cmds", "rules", "spy", 0, "0-0")),
-    ("add to a log", lambda c: c.xadd(f"{GAME}:ev", {"__data__": "{}"})),
-    ("delete a log", lambda c: c.delete(f"{GAME}:ev")),
-    ("change meta", lambda c: c.hset(f"{GAME}:meta", "status", "finished")),
-    ("forge an outcome", lambda c: c.hset(f"{GAME}:outcomes", "s0:c2", "{}")),
-    ("add to the feed", lambda c: c.xadd(f"{P}:feed", {"game": "x"})),
-    ("move a deadline", lambda c: c.zadd(f"{P}:deadlines", {"x|1|0": 0})),
-    ("register a bot pool", lambda c: c.hset("hexlog:pool:bot:random", "needs_view", 0)),
-    ("fake the rules service's heartbeat", lambda c: c.set("hexlog:alive:rules", "x")),
-    ("write a tournament's keys", lambda c: c.set("hexlog:t:t-1:spec", "{}")),
-    ("run a script", lambda c: c.eval("return 1", 0)),
-    ("list the keys", lambda c: c.keys("*")),
-    ("flush", lambda c: c.flushall()),
-    ("change users", lambda c: c.execute_command("ACL", "SETUSER", "gateway", "+@all")),
-]
-
-RULES_ATTACKS: list[tuple[str, Attack]] = [
-    ("change users", lambda c: c.execute_command("ACL", "SETUSER", "bot-random", "+@all")),
-    ("flush", lambda c: c.flushall()),
-    ("change the config", lambda c: c.config_set("appendonly", "no")),
-]
-
-
-# Each role against what it must not do: (user, what, attack).
-FORBIDDEN: list[tuple[str, str, Attack]] = [
-    *(("bot-random", what, attack) for what, attack in BOT_ATTACKS),
-    *(("projections", what, attack) for what, attack in PROJECTION_ATTACKS),
-    *(("organiser", what, attack) for what, attack in ORGANISER_ATTACKS),
-    *(("gateway", what, attack) for what, attack in GATEWAY_ATTACKS),
-    *(("rules", what, attack) for what, attack in RULES_ATTACKS),
-]
-
-
-@pytest.mark.parametrize(("user", "what", "attack"), FORBIDDEN,
-                         ids=[f"{user} cannot {what}" for user, what, _ in FORBIDDEN])
-def test_a_role_cannot_do_what_it_must_not(server: EmbeddedValkey, world: redis.Redis, user: str,
-                                           what: str, attack: Attack) -> None:
-    with pytest.raises(NoPermissionError):
-        attack(client(server, user))
+# What each role must not do, every role against every kind of key and every operation, on
+# Valkey and on Redis: tests/security/test_role_matrix.py.
