@@ -59,7 +59,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 async def live_for_audit(url: str, args: argparse.Namespace,
                          seed: bytes | None) -> tuple[Any, bytes | None]:
     async with connect(url) as redis:
-        record, meta = await load_game(redis, args.source)
+        record, meta = await load_game(redis, args.source, args)
         if not finished(record):
             check_access(meta, None, True, credential(args, referee=True))
             # The referee audits a live game with its secret seed (read with the organiser's
@@ -94,7 +94,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 async def export_source(url: str, args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     async with connect(url) as redis:
-        record, meta = await load_game(redis, args.game)
+        record, meta = await load_game(redis, args.game, args)
         if not finished(record):
             check_access(meta, None, True, credential(args, referee=True))
         return record, meta
@@ -106,7 +106,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     head, record = read_archive(args.file)
     checked = check_import(head, record, args.unchecked)
-    with redis_url(args, "import") as url:
+    with redis_url(args, "import", existing=False) as url:
         n = run_async(run_import(url, record, import_record))
     print(f"imported game {record.game_id}: {record.version} events, {n} rulings "
           f"({'finished' if finished(record) else 'not finished'}; read-only)")

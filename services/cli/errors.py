@@ -66,8 +66,11 @@ def describe(exc: BaseException) -> tuple[str, int]:
     from services.client import ServiceError
     from services.runtime.valkey import DataDirInUseError
     from services.store import StoreError
+    from services.store.connect import BadUrlError
     from services.tournament.runner import TournamentError
 
+    if isinstance(exc, BadUrlError):
+        return str(exc), UsageError.code
     if isinstance(exc, ServiceError | TournamentError | DataDirInUseError | StoreError):
         return str(exc), FAILURE
 

@@ -139,6 +139,7 @@ def _more_commands() -> list[Any]:
     from services.cli import (  # noqa: F401  (each registers its commands)
         acl,
         archives,
+        games,
         play,
         projections,
         registry,

@@ -82,9 +82,22 @@ def modules_from(args: argparse.Namespace) -> tuple[ModuleSpec, ...]:
     return tuple(specs)
 
 
+class Once(argparse.Action):
+    """An option that may be given once: a second value is refused, not silently kept."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        if getattr(namespace, f"_{self.dest}_given", False):
+            parser.error(f"{option_string} given twice ({getattr(namespace, self.dest)}, then "
+                         f"{values}): a game is played on one scenario; add variants with "
+                         "--variant")
+        setattr(namespace, f"_{self.dest}_given", True)
+        setattr(namespace, self.dest, values)
+
+
 def add_rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", "--ruleset", dest="ruleset", default="base", metavar="NAME",
-                   help="base, or a scenario (see `hexlog rulesets`)")
+                   action=Once, help="base, or a scenario (see `hexlog rulesets`); once")
     p.add_argument("--variant", action="append", type=parse_variant, default=[],
                    metavar="NAME[:k=v,...]",
                    help="add a variant module; repeatable (see `hexlog rulesets`)")

@@ -21,7 +21,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from events.events import GameCreated, GameFinished
+from events.events import GameCreated, GameFinished, SeatForfeited
 from events.requests import CreateGame
 from services.cli.errors import CliError, UsageError
 from services.cli.options import (
@@ -159,19 +159,23 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
         say(f"game {game_id} started; watch it with `hexlog replay {game_id} --follow` "
             f"(seat and referee credentials in {saved})")
         with GameProgress(enabled=sys.stderr.isatty() and not args.json) as progress:
-            state, count, seed = await follow_to_end(client, game_id, progress)
-        return summary(state, count, game_id, bots, seed)
+            state, count, finished, forfeited = await follow_to_end(client, game_id, progress)
+        return summary(state, count, game_id, bots, finished.seed, finished.reason, forfeited)
     finally:
         await redis.aclose()
 
 
-async def follow_to_end(client: Client, game_id: str,
-                        progress: GameProgress) -> tuple[State, int, str]:
-    """Fold the game's log as it grows, until `GameFinished`: (state, events, revealed seed)."""
+async def follow_to_end(client: Client, game_id: str, progress: GameProgress
+                        ) -> tuple[State, int, GameFinished, frozenset[int]]:
+    """Fold the game's log as it grows, until `GameFinished`: (state, events, that event, the
+    seats that forfeited)."""
     state: State | None = None
     count = 0
+    forfeited: set[int] = set()
     async for env in client.follow(game_id):
         count += 1
+        if isinstance(env.event, SeatForfeited):
+            forfeited.add(env.event.seat)
         if state is None:
             if not isinstance(env.event, GameCreated):
                 raise CliError(f"game {game_id}: the log does not start with GameCreated")
@@ -180,7 +184,7 @@ async def follow_to_end(client: Client, game_id: str,
             evolve(state, env.event)
         progress.update(state)
         if isinstance(env.event, GameFinished):
-            return state, count, env.event.seed
+            return state, count, env.event, frozenset(forfeited)
     raise CliError(f"game {game_id}: the log ended before the game did")
 
 

@@ -51,12 +51,25 @@ def is_archive(source: str) -> bool:
 
 
 @contextmanager
-def redis_url(args: argparse.Namespace, command: str) -> Iterator[str]:
-    """`$REDIS_URL`, the embedded Valkey another command runs on the data dir, or a new one."""
+def redis_url(args: argparse.Namespace, command: str, existing: bool = True) -> Iterator[str]:
+    """`$REDIS_URL`, the embedded Valkey another command runs on the data dir, or one started
+    on it; a data dir where nothing ever ran is refused, not filled (these commands read
+    games: a new, empty server holds none). Where it looked is kept for `no_game`."""
     from services.cli.server import server_for
 
-    with server_for(args, command) as server:
+    with server_for(args, command, existing=existing) as server:
+        args.looked_in = server.where()
         yield server.url
+
+
+def no_game(game_id: str, args: argparse.Namespace, games: int) -> CliError:
+    """A game that is not there, said with where we looked and how to look elsewhere."""
+    where = getattr(args, "looked_in", "this server")
+    return CliError(f"no game {game_id!r} {where} ({games} game{'s' * (games != 1)} there: "
+                    f"`hexlog games` lists them); another server: {ELSEWHERE}")
+
+
+ELSEWHERE = "--data-dir DIR, HEXLOG_DATA_DIR=DIR or REDIS_URL=URL"
 
 
 @asynccontextmanager
@@ -71,14 +84,16 @@ async def connect(url: str) -> AsyncIterator[Redis]:
         await redis.aclose()
 
 
-async def load_game(redis: Redis, game_id: str) -> tuple[Any, dict[str, str]]:
+async def load_game(redis: Redis, game_id: str,
+                    args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     from services.rules.record import load_record
     from services.store import EventStore
+    from services.store.keys import GAMES_INDEX
 
     store = EventStore(redis)
     meta = await store.meta(game_id)
     if meta is None:
-        raise CliError(f"no game {game_id!r} in this Redis")
+        raise no_game(game_id, args, int(await redis.zcard(GAMES_INDEX)))
     return await load_record(store, game_id), meta
 
 
@@ -146,7 +161,7 @@ def record_for(args: argparse.Namespace, who: Any, command: str) -> Any:
 
     async def load(url: str) -> Any:
         async with connect(url) as redis:
-            record, meta = await load_game(redis, args.source)
+            record, meta = await load_game(redis, args.source, args)
             check_seat(record, who)
             if who.private and not finished(record):
                 check_access(meta, who.seat, who.referee, credential(args, who.seat, who.referee))
@@ -228,7 +243,7 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
     async with connect(url) as redis:
         if args.follow:
             await wait_for_game(redis, args.source)
-        record, meta = await load_game(redis, args.source)
+        record, meta = await load_game(redis, args.source, args)
         check_seat(record, who)
         if who.private and not finished(record):
             check_access(meta, who.seat, who.referee, credential(args, who.seat, who.referee))

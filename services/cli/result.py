@@ -12,13 +12,31 @@ from __future__ import annotations
 from typing import Any
 
 from services.rules.engine import view
+from services.rules.engine.modules import MODULES
 from services.rules.engine.state import State
 
 AWARD_VP = 2
 
 
+def ended(state: State, reason: str, forfeited: frozenset[int] = frozenset()) -> str:
+    """Why the game ended, in the words of the module that ended it."""
+    if reason == "victory" and state.winner >= 0:
+        return "won"
+    for spec in state.rules.modules:
+        words = MODULES[spec.name].end_reasons.get(reason) if spec.name in MODULES else None
+        if words is not None:
+            return words(state)
+    if reason == "turn_limit":
+        everyone = len(forfeited) == state.n
+        return (f"no winner: the turn limit ({state.turn_limit} turns) was reached"
+                + ("; every seat had forfeited, and the service played their default moves"
+                   if everyone else ""))
+    return f"no winner ({reason.replace('_', ' ')})"
+
+
 def summary(state: State, events: int, game_id: str, bots: list[str],
-            seed: str) -> dict[str, Any]:
+            seed: str, reason: str = "victory",
+            forfeited: frozenset[int] = frozenset()) -> dict[str, Any]:
     seen = view(state, None, referee=True)  # the game is over: nothing is hidden any more
     vocab = state.rules.vocab
     point_cards = [vocab.dev_cards[i] for i in vocab.point_cards]
@@ -44,6 +62,9 @@ def summary(state: State, events: int, game_id: str, bots: list[str],
         "game_id": game_id,
         "winner": winner,
         "winner_bot": None if winner is None else bots[winner],
+        "reason": reason,
+        "ended": ended(state, reason, forfeited),
+        "forfeited": sorted(forfeited),
         "scores": [p["vp"] for p in players],
         "bots": bots,
         "ruleset": state.rules.name,
@@ -70,7 +91,7 @@ def format_result(r: dict[str, Any]) -> str:
     from services.render.tables import render_table
 
     if r["winner"] is None:
-        outcome = "no winner (turn limit)"
+        outcome = r["ended"]
     else:
         outcome = f"winner: seat {r['winner']} ({r['winner_bot']}) with {r['scores'][r['winner']]} VP"
     harbor = any(p["harbor_points"] is not None for p in r["players"])

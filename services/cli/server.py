@@ -55,13 +55,19 @@ def redis_problem(url: str) -> str | None:
 
 
 @contextmanager
-def server_for(args: argparse.Namespace, command: str, *,
-               reachable: bool = True, cluster: int = 0) -> Iterator[Server]:
+def server_for(args: argparse.Namespace, command: str, *, reachable: bool = True,
+               cluster: int = 0, existing: bool = False) -> Iterator[Server]:
     """The server for this command, said on stderr; services it starts log to
     `<data dir>/logs/`. With `reachable`, a `$REDIS_URL` that does not answer fails the
     command at once (CliError), before it starts anything. With `cluster` N, an embedded
-    N-master Valkey Cluster on the data dir instead of the single embedded server."""
+    N-master Valkey Cluster on the data dir instead of the single embedded server. With
+    `existing`, a data dir where no server ever ran is refused (UsageError) instead of made:
+    a command that only reads games would find none on a new one."""
     root = data_dir(args)
+    if existing and not os.environ.get("REDIS_URL") and not root.exists():
+        raise UsageError(f"no hexlog data in {root}: no server ever ran there (`hexlog up` "
+                         "starts one there; point at another with --data-dir DIR, "
+                         "HEXLOG_DATA_DIR=DIR or REDIS_URL=URL)")
     processes.use_log_dir(root / "logs")
     opened = open_server(root, command, say=say)
     if cluster:

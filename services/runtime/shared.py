@@ -40,7 +40,7 @@ from services.runtime.valkey import (
     fsync_policy,
     stop_orphan,
 )
-from services.store.connect import is_cluster_url, plain_url
+from services.store.connect import check_url, is_cluster_url, plain_url
 
 log = structlog.get_logger("hexlog.valkey")
 
@@ -70,6 +70,12 @@ class Server:
         """Whether services found running on this server will run as long as this command
         needs them (else the command starts its own; more replicas are always safe)."""
         return self.how != "attached" or self.owner in LONG_RUNNING
+
+    def where(self) -> str:
+        """Where this server is, as the end of a sentence (`no game 'x' <where>`)."""
+        if self.how == "env":
+            return f"in Redis at {redact(self.url)} (REDIS_URL)"
+        return f"on the server of {self.data_dir}"
 
     def describe(self) -> str:
         """One line for the user: which server, where its data is."""
@@ -106,7 +112,7 @@ def open_server(data_dir: Path, command: str, *, appendfsync: AppendFsync | None
     tell = say or (lambda _: None)
     url = os.environ.get("REDIS_URL")
     if url:
-        yield Server(url, "env", data_dir)
+        yield Server(check_url(url), "env", data_dir)
         return
     deadline = time.monotonic() + ATTACH_TIMEOUT_S
     while True:
@@ -211,7 +217,7 @@ def running_server(data_dir: Path) -> Iterator[Server | None]:
     never starts one (a probe must not bring up the server it probes)."""
     url = os.environ.get("REDIS_URL")
     if url:
-        yield Server(url, "env", data_dir)
+        yield Server(check_url(url), "env", data_dir)
         return
     attached = _attach(data_dir)
     if attached is None:

@@ -24,6 +24,35 @@ from redis.asyncio.connection import AbstractConnection
 from redis.typing import EncodableT
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+# redis-py 8 caps an asyncio pool at 100 connections unless told otherwise, and a process
+# that follows many games at once (a tournament at --concurrency 128: each game's follower
+# blocks on a connection of its own) then fails with "Too many connections". The commands'
+# own limits (services/cli/options.py MAX_CONCURRENCY) keep well below this.
+MAX_CONNECTIONS = 4096
+
+
+SCHEMES = ("redis", "rediss", "unix", *CLUSTER_SCHEMES)
+
+
+class BadUrlError(ValueError):
+    """A Redis URL hexlog cannot use; the message names the accepted forms."""
+
+
+def check_url(url: str, name: str = "REDIS_URL") -> str:
+    """`url` if a client can be made for it, else BadUrlError naming `name` and the schemes."""
+    from redis.asyncio.connection import parse_url
+
+    scheme, sep, _ = url.partition("://")
+    forms = ", ".join(f"{s}://" for s in SCHEMES)
+    if not sep or scheme not in SCHEMES:
+        raise BadUrlError(f"{name}: {scheme + sep if sep else repr(url[:40])} is not a Redis "
+                          f"URL; accepted schemes: {forms} (e.g. redis://localhost:6379/0, "
+                          "unix:///path/to/valkey.sock, redis+cluster://host:7000)")
+    try:
+        parse_url(plain_url(url))
+    except ValueError as exc:
+        raise BadUrlError(f"{name}: {exc}").with_traceback(None) from None
+    return url
 
 
 def is_cluster_url(url: str) -> bool:
@@ -38,6 +67,7 @@ def plain_url(url: str) -> str:
 
 def connect(url: str, **kwargs: Any) -> Redis:
     """An asyncio client for `url`: `RedisCluster` for a cluster URL, else `Redis`."""
+    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
     if is_cluster_url(url):
         return cast(Redis, RedisCluster.from_url(plain_url(url), **kwargs))
     client = Redis.from_url(url, **kwargs)

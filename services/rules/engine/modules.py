@@ -65,8 +65,10 @@ def narrators() -> dict[type[Event], Narrator]:
 
 def check_combination(specs: tuple[ModuleSpec, ...], seats: int) -> None:
     names = [s.name for s in specs]
-    if len(set(names)) != len(names):
-        raise RulesetError("a module may be chosen only once")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise RulesetError(f"a module may be chosen only once: {', '.join(twice)} is chosen "
+                           f"{max(names.count(n) for n in twice)} times")
     for spec in specs:
         module = MODULES.get(spec.name)
         if module is None:

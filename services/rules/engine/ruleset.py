@@ -79,6 +79,9 @@ class Module(Generic[MS, P]):
     maps: str = ""  # package holding this module's map files (name.toml)
     advice: Advice | None = None  # what the heuristic bot should do in this module's places
     narration: dict[type[Event], Narrator] = {}
+    # Why a game ended, in this module's words, for each `GameFinished.reason` it gives beyond
+    # the base's "victory" and "turn_limit": a sentence from the final state.
+    end_reasons: dict[str, Callable[[MS], str]] = {}
     # Draws the module's pieces and marks on a rendered board (ships, camels, barbarians …).
     drawing: Callable[[MS, Sketch], None] | None = None
 

@@ -41,7 +41,9 @@ from services.rules.engine.scenarios.oil_springs.common import (
     SUPPLY,
     WIDE_OPEN,
     OilState,
+    oil_state,
 )
+from services.rules.engine.scenarios.oil_springs.disaster import ABANDONED
 from services.rules.engine.scenarios.oil_springs.drawing import draw
 from services.rules.engine.scenarios.oil_springs.narration import NARRATION
 from services.rules.engine.scenarios.oil_springs.view import view_ext
@@ -58,6 +60,14 @@ class OilMode(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     def __post_init__(self) -> None:
         if self.oil_mode not in (STARTING, WIDE_OPEN):
             raise ValueError(f"oil_mode must be {STARTING!r} or {WIDE_OPEN!r}, not {self.oil_mode!r}")
+
+
+def abandoned(state: State) -> str:
+    """Why a game ended by disaster: nobody wins; the Champion is named."""
+    champion = oil_state(state).champion
+    who = "nobody" if champion == NO_ONE else f"seat {champion}"
+    return (f"no winner: the island was abandoned after its disasters (Champion of the "
+            f"environment: {who})")
 
 
 def off_the_board(state: State) -> int | None:
@@ -78,6 +88,7 @@ class OilSprings(Module[State, OilMode]):
     maps = "services.rules.engine.scenarios.oil_springs.maps"
     advice = ADVICE
     narration = NARRATION
+    end_reasons = {ABANDONED: abandoned}
 
     def __init__(self) -> None:
         self.drawing = draw  # an instance attribute: a plain function, not a method

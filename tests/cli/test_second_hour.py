@@ -1,0 +1,82 @@
+"""What a new user tripped over in their second hour, each tried as they did (issue 34).
+
+Each case runs the real `hexlog` command in a fresh folder, as a user at a terminal would.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import Hexlog, one_line_error
+
+OIL_ABANDONED = "oil-1"  # with random,heuristic,random,heuristic: the island is abandoned
+
+
+@pytest.mark.parametrize("url", ["notaurl", "http://localhost:6379", "redis://host:port"])
+def test_a_redis_url_that_is_no_url_is_a_usage_error_naming_the_schemes(
+        hexlog: Hexlog, url: str) -> None:
+    """Item 3: was "internal error: ValueError … please report it", exit 1."""
+    result = hexlog.run("play", REDIS_URL=url)
+    one_line_error(result, 2, "REDIS_URL")
+    if "://" not in url or url.startswith("http"):
+        assert "redis+cluster://" in result.lines()[-1]
+    assert not hexlog.data.exists()
+
+
+def test_a_second_scenario_is_refused_naming_both(hexlog: Hexlog) -> None:
+    """Item 4: `--scenario fishermen --scenario rivers` played Rivers only."""
+    result = hexlog.run("play", "--scenario", "fishermen", "--scenario", "rivers")
+    one_line_error(result, 2, "--scenario given twice (fishermen, then rivers)")
+    assert not hexlog.data.exists()
+
+
+def test_a_module_chosen_twice_is_named(hexlog: Hexlog) -> None:
+    one_line_error(hexlog.run("play", "--variant", "friendly-robber", "--variant",
+                              "friendly-robber"), 2,
+                   "a module may be chosen only once: friendly-robber is chosen 2 times")
+
+
+def test_reading_a_game_where_no_server_ran_says_where_and_starts_nothing(
+        hexlog: Hexlog) -> None:
+    """Item 5: `cd /tmp && hexlog replay demo-1` started a server in /tmp/.hexlog."""
+    for argv in (["replay", "demo-1"], ["audit", "demo-1"], ["export", "demo-1"], ["games"]):
+        result = hexlog.run(*argv)
+        one_line_error(result, 2, f"no hexlog data in {hexlog.data}")
+        assert "--data-dir DIR, HEXLOG_DATA_DIR=DIR or REDIS_URL=URL" in result.lines()[-1]
+    assert not hexlog.data.exists()
+
+
+def test_games_lists_a_servers_games_and_a_missing_one_says_where_it_looked(
+        hexlog: Hexlog) -> None:
+    """Items 5 and 7: `hexlog games`, newest first, live only on request; a game that is not
+    there is said with the data dir looked in; an Oil Springs game ended by disaster says so
+    (it once read "no winner (turn limit)")."""
+    played = hexlog.run("play", "--scenario", "oil-springs", "--bots",
+                        "random,heuristic,random,heuristic", "--seed", OIL_ABANDONED,
+                        "--game-id", "g-oil", timeout=300)
+    assert played.code == 0, played.err[-2000:]
+    assert ("no winner: the island was abandoned after its disasters (Champion of the "
+            "environment:") in played.out
+    assert hexlog.run("play", "--game-id", "g-base", "--seed", "x", timeout=300).code == 0
+    listed = hexlog.run("games")
+    assert listed.code == 0, listed.err
+    lines = listed.out.splitlines()
+    assert lines[0] == f"2 games on the server of {hexlog.data}, newest first"
+    assert [line.split()[0] for line in lines[3:]] == ["g-base", "g-oil"]
+    assert "base + oil-springs" in lines[4]
+    assert "finished" in lines[4]
+    data = json.loads(hexlog.run("games", "--json").out)
+    assert data["total"] == 2
+    assert [g["game_id"] for g in data["games"]] == ["g-base", "g-oil"]
+    assert data["games"][1]["winner"] is None
+    assert data["games"][0]["version"] > 100
+    assert "no live games" in hexlog.run("games", "--live").out
+    missing = hexlog.run("replay", "demo-1")
+    one_line_error(missing, 2, f"no game 'demo-1' on the server of {hexlog.data} (2 games "
+                               "there: `hexlog games` lists them)")
+    result = json.loads(hexlog.run("play", "--scenario", "oil-springs", "--bots",
+                                   "random,heuristic,random,heuristic", "--seed", OIL_ABANDONED,
+                                   "--json", timeout=300).out)
+    assert result["reason"] == "abandoned"
+    assert result["ended"].startswith("no winner: the island was abandoned")
