@@ -7,12 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled \
-	test-compiled-rest test-compiled-slow
+	test-compiled-rest test-compiled-slow newest constraints
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
 	$(BIN)/python scripts/build_engine.py
 	touch $(STAMP)
 	@echo "hexlog is installed in $(BIN)/: run 'source $(BIN)/activate' to put it on your PATH"
@@ -91,3 +91,17 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .hexlog build
 	-python3 scripts/build_engine.py --clean
+
+# The newest releases of every dependency (pyproject.toml's ranges, no constraints) in a venv
+# of their own, and the fast tests on them: what `make constraints` would pin next.
+newest:
+	$(PYTHON) -m venv .venv-newest
+	.venv-newest/bin/pip install --quiet --upgrade pip
+	.venv-newest/bin/pip install --quiet --upgrade -e '.[dev]'
+	.venv-newest/bin/pip list --outdated --format=columns || true
+	HEXLOG_COMPILED=0 .venv-newest/bin/pytest $(XDIST) -m "not slow"
+
+# constraints.txt from what .venv holds now (after the tests passed on it).
+constraints: $(STAMP)
+	{ sed -n '/^#/p' constraints.txt; $(BIN)/pip freeze --exclude-editable | grep -v '^hexlog'; } \
+		> constraints.txt.new && mv constraints.txt.new constraints.txt
