@@ -126,6 +126,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
     from services.cli.result import summary
     from services.cli.server import say
     from services.client import Client, new_id
+    from services.rules.refusals import refused_by_seat
     from services.runtime.users import role_url
     from services.store.connect import connect
 
@@ -160,7 +161,9 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
             f"(seat and referee credentials in {saved})")
         with GameProgress(enabled=sys.stderr.isatty() and not args.json) as progress:
             state, count, finished, forfeited = await follow_to_end(client, game_id, progress)
-        return summary(state, count, game_id, bots, finished.seed, finished.reason, forfeited)
+        refused = await refused_by_seat(redis, game_id, state.n)
+        return summary(state, count, game_id, bots, finished.seed, finished.reason, forfeited,
+                       refused)
     finally:
         await redis.aclose()
 

@@ -35,8 +35,10 @@ def ended(state: State, reason: str, forfeited: frozenset[int] = frozenset()) ->
 
 
 def summary(state: State, events: int, game_id: str, bots: list[str],
-            seed: str, reason: str = "victory",
-            forfeited: frozenset[int] = frozenset()) -> dict[str, Any]:
+            seed: str, reason: str = "victory", forfeited: frozenset[int] = frozenset(),
+            refused: list[tuple[int, str]] | None = None) -> dict[str, Any]:
+    """The result of a finished game; `refused`: per seat, how many of its answers were
+    refused and the first reason (services/rules/refusals.py)."""
     seen = view(state, None, referee=True)  # the game is over: nothing is hidden any more
     vocab = state.rules.vocab
     point_cards = [vocab.dev_cards[i] for i in vocab.point_cards]
@@ -57,6 +59,8 @@ def summary(state: State, events: int, game_id: str, bots: list[str],
             "vp_cards": vp_cards, "module_vp": module_vp, "awards": awards,
             "harbor_points": harbor["points"][p.seat] if harbor else None,
             "longest_road": seen.longest_road == p.seat, "largest_army": seen.largest_army == p.seat,
+            "refused": refused[p.seat][0] if refused else 0,
+            "first_refusal": refused[p.seat][1] if refused else "",
         })
     return {
         "game_id": game_id,
@@ -110,6 +114,8 @@ def format_result(r: dict[str, Any]) -> str:
         row += [p["harbor_points"]] if harbor else []
         row += [p["roads"], p["knights"]]
         rows.append([str(x) for x in row])
+    refusals = [f"seat {p['seat']} ({p['bot']}): {p['refused']} answer(s) refused, the first: "
+                f"{p['first_refusal']}" for p in r["players"] if p.get("refused")]
     note = ("VP = settlements + 2 x cities + 2 per award (longest road, largest army)"
             + (" + module VP (harbormaster 2)" if harbor else " + module VP" if module else "")
             + " + VP cards")
@@ -121,6 +127,7 @@ def format_result(r: dict[str, Any]) -> str:
         render_table(columns, rows, right={"seat", "VP", "settl.", "cities", "VP cards",
                                            "module VP", "harbor pts", "roads", "knights"}),
         note,
+        *refusals,
         f"seed: {r['seed']} (revealed: `hexlog audit {r['game_id']}` checks every die against "
         "it; `hexlog play --seed` with it deals the same board and dice again)",
     ])

@@ -37,7 +37,7 @@ from services.rules.config import ServiceConfig
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.protocol import DATA, KIND, SENT
-from services.rules.repository import GameRepository
+from services.rules.repository import GameRepository, GameSlot
 from services.store.keys import check_id, dlq_key, partition, pool_of_stream, seat_scope
 
 log = structlog.get_logger("hexlog.rules")
@@ -112,21 +112,22 @@ class Intake:
         if partition(env.game_id) != stream_partition(stream):
             await self.dead_letter(stream, entry_id, fields, "command sent to the wrong partition")
             return
+        seat = env.command.seat
         slot = await self.repo.slot(env.game_id)
         if slot is None:
-            await self.dead_letter(stream, entry_id, fields,
-                                   f"service.game.unknown: no game {env.game_id!r}")
+            await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
+                               "service.game.unknown", f"no game {env.game_id!r}", None)
             return
-        seat = env.command.seat
         key = slot.key(seat, env.expected_version)
         if key is None or not verify(key, data, mac):
-            await self.dead_letter(stream, entry_id, fields,
-                                   f"service.seat.credential: not signed by seat {seat} of "
-                                   f"{env.game_id} for version {env.expected_version}")
+            await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
+                               "service.seat.credential", f"not signed by seat {seat} of "
+                               f"{env.game_id} for version {env.expected_version}", slot)
             return
         if pool and (seat < 0 or seat >= len(slot.controllers) or slot.controllers[seat] != pool):
-            await self.dead_letter(stream, entry_id, fields,
-                                   f"service.seat.controller: seat {seat} is not played by {pool}")
+            await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
+                               "service.seat.controller", f"seat {seat} is not played by {pool}",
+                               slot)
             return
         if env.default:
             # Only the service plays default moves; on a stream the flag is a forgery.
@@ -140,7 +141,13 @@ class Intake:
         names, its sender learns why (an outcome); otherwise only the dead-letter stream hears
         of it."""
         await self.answer_signed(stream, fields, "base.command.invalid", reason)
-        await self.dead_letter(stream, entry_id, fields, f"invalid command: {reason}")
+        claimed = claimed_ids(data)
+        if claimed is None or partition(claimed.game_id) != stream_partition(stream):
+            await self.dead_letter(stream, entry_id, fields, f"invalid command: {reason}")
+            return
+        await self.refused(stream, entry_id, fields, claimed.game_id, claimed.seat,
+                           claimed.command_id, "invalid command", reason,
+                           await self.repo.slot(claimed.game_id))
 
     async def answer_signed(self, stream: str, fields: dict[bytes, bytes], rule_id: str,
                             reason: str) -> bool:
@@ -214,6 +221,18 @@ class Intake:
         return req
 
     # --- dead letters -----------------------------------------------------------------------
+
+    async def refused(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
+                      game_id: str, seat: int, command_id: str, rule_id: str, message: str,
+                      slot: GameSlot | None) -> None:
+        """A move not taken as its seat's: dead-lettered, told to the pool that sent it, and
+        counted for the seat when the sender is that seat's controller (refusals.py)."""
+        await self.dead_letter(stream, entry_id, fields, f"{rule_id}: {message}")
+        pool = pool_of_stream(stream)
+        owns = (slot is not None and 0 <= seat < len(slot.controllers)
+                and (not pool or slot.controllers[seat] == pool))
+        await self.pipeline.refusals.note(game_id, seat, pool, command_id, rule_id, message,
+                                          count=owns)
 
     async def dead_letter(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
                           reason: str) -> None:

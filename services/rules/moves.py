@@ -29,6 +29,7 @@ from services.rules.engine import RULES_VERSION, Rejected, decide, evolve, next_
 from services.rules.prompting import FORFEIT, Prompter, deadline_member
 from services.rules.protocol import deadlines_key
 from services.rules.record import load_record
+from services.rules.refusals import Refusals
 from services.rules.repository import GameRepository, GameSlot
 from services.store import EventStore
 from services.store.keys import OUTCOMES_TTL_SECONDS, SERVICE, game_keys, partition
@@ -47,6 +48,7 @@ class MovePipeline:
         self.prompter = prompter
         self.codec = codec
         self.config = config
+        self.refusals = Refusals(redis)
         self.latencies_us: list[int] = []
 
     async def apply(self, slot: GameSlot, env: CommandEnvelope, scope: str, sent: float) -> None:
@@ -179,6 +181,11 @@ class MovePipeline:
                                     env.command.seat, rule_id, message)
         await self.ruling(slot, env.command_id, scope, env.command, rule_id, message,
                           expected_version=env.expected_version)
+        seat = env.command.seat
+        controller = slot.controllers[seat] if 0 <= seat < len(slot.controllers) else ""
+        await self.refusals.note(slot.game_id, seat,
+                                 controller if controller.startswith("bot:") else "",
+                                 env.command_id, rule_id, message)
 
     async def record_rejection(self, game_id: str, command_id: str, scope: str, version: int,
                                seat: int | None, rule_id: str, message: str) -> None:

@@ -33,6 +33,12 @@ def prompts_key(p: int, controller: str) -> str:
     return f"{tag(p)}:prompts:{controller}"
 
 
+def refused_key(p: int, controller: str) -> str:
+    """Refusals of a pool's answers in partition p (services/rules/refusals.py): the one
+    place a bot's author reads why its commands were not taken."""
+    return f"{tag(p)}:refused:{controller}"
+
+
 def pool_key(controller: str) -> str:
     """What a controller pool declares about itself (hash): `needs_view` 0/1."""
     return f"{PREFIX}:pool:{controller}"

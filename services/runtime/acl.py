@@ -16,7 +16,7 @@ may add stream entries to.
 | organiser | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds`; read logs, meta, rulings, outcomes (credentials come sealed for the requester), standings; its tournament keys `hexlog:t:*` | read a game's secrets (seed, credentials) or another requester's sealed credentials; delete, set or expire any command stream; touch prompts or the gateway's keys; write logs |
 | projections | read logs, meta, the game index; consume the feeds with their own group; write `hexlog:proj:*` | secrets, outcomes, prompts, commands; write a log or meta; move or destroy a group (XGROUP SETID/DESTROY) |
 | gateway | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds:gateway`; read logs, meta, rulings, outcomes, deadlines, pools; its lobby keys `hexlog:gw:*` | read a game's secrets or another requester's sealed credentials, prompts (turn keys), any command stream; delete, set or expire a command stream; write logs, meta or tournament keys; scripts |
-| bot pool `X` | add commands to its own streams `hexlog:{p}:cmds:bot:X`, read/ack/claim its own prompts, register itself, keep its heartbeat | anything else: other pools' prompts and commands, logs, meta, secrets, outcomes |
+| bot pool `X` | add commands to its own streams `hexlog:{p}:cmds:bot:X`, read/ack/claim its own prompts, read why its answers were refused (`hexlog:{p}:refused:bot:X`), register itself, keep its heartbeat | anything else: other pools' prompts and commands, logs, meta, secrets, outcomes |
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ def rules_for(role: str) -> str:
 # outcomes (a move's outcome answers its sender; a creation's credentials are sealed for its
 # requester only: events/sealed.py), heartbeats and pools.
 ORGANISER_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
-                   "{*}:feed", "pool:*", "alive:*", "svc:*", "proj:*", "stats:*")
+                   "{*}:g:*:refused", "{*}:feed", "pool:*", "alive:*", "svc:*", "proj:*", "stats:*")
 GATEWAY_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
-                 "{*}:deadlines", "pool:*", "alive:*")
+                 "{*}:g:*:refused", "{*}:deadlines", "pool:*", "alive:*")
 
 
 def reads(patterns: Iterable[str]) -> str:
@@ -103,6 +103,7 @@ def pool_rules(*pools: str) -> str:
     commands = " ".join(f"%W~{commands_key_pattern(f'bot:{pool}')}" for pool in pools)
     return (f"{commands} +xadd "
             f"({keys('{{*}}:prompts:bot:{pool}')} +xreadgroup +xack +xautoclaim +xgroup|create) "
+            f"({keys('{{*}}:refused:bot:{pool}')} +xread +xrange +xrevrange +xlen) "
             f"({keys('pool:bot:{pool}')} +hset) "
             f"({keys('alive:bots:{pool}')} {keys('svc:bots:{pool}:*')} +set +get +del) "
             f"{CONNECTION}")

@@ -73,6 +73,7 @@ class GameKeys:
     snap: str  # hash: version, schema, rules_version, state (a cache)
     rulings: str  # stream: rejected commands, for the mover and auditors
     prompts: str  # stream: prompts for seats
+    refused: str  # hash: per seat, how many answers were refused and the first reason
     feed: str  # partition stream: one entry per committed batch
 
 
@@ -91,6 +92,7 @@ def game_keys(game_id: str) -> GameKeys:
         snap=f"{base}:snap",
         rulings=f"{base}:rulings",
         prompts=f"{base}:prompts",
+        refused=f"{base}:refused",
         feed=feed_key(p),
     )
 

@@ -5,10 +5,23 @@ Each case runs the real `hexlog` command in a fresh folder, as a user at a termi
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import random
+import threading
+from pathlib import Path
 
 import pytest
+import redis
 from cli_helpers import Hexlog, one_line_error
+
+from services.store.keys import partition
+
+PLAIN_BOT = Path(__file__).parents[2] / "examples" / "bots" / "plain_bot.py"
+_spec = importlib.util.spec_from_file_location("plain_bot", PLAIN_BOT)
+assert _spec is not None and _spec.loader is not None
+plain_bot = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(plain_bot)
 
 OIL_ABANDONED = "oil-1"  # with random,heuristic,random,heuristic: the island is abandoned
 
@@ -80,3 +93,48 @@ def test_games_lists_a_servers_games_and_a_missing_one_says_where_it_looked(
                                    "--json", timeout=300).out)
     assert result["reason"] == "abandoned"
     assert result["ended"].startswith("no winner: the island was abandoned")
+
+
+def test_a_bot_whose_every_answer_is_refused_is_told_why(hexlog: Hexlog) -> None:
+    """Item 8: a bot in another language that signs wrongly (here the plain bot of
+    docs/protocol.md with a broken signature) used to show up in the results like any other.
+    Now the result names how many of its answers were refused and why, and the pool reads its
+    own refusals from `hexlog:{p}:refused:bot:<pool>`."""
+    up = hexlog.start("up")
+    hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
+    admin = redis.Redis.from_url(admin_url(hexlog))
+    stop: list[bool] = []
+    signed = plain_bot.answer
+
+    def wrong_signature(pool: str, stream: str, fields: dict[bytes, bytes],
+                        rng: random.Random) -> tuple[str, dict[str, str]]:
+        commands, body = signed(pool, stream, fields, rng)
+        return commands, {**body, "mac": "0" * 64}
+
+    plain_bot.answer = wrong_signature
+    bot = threading.Thread(target=plain_bot.run, args=(admin_url(hexlog), "badsig", stop),
+                           daemon=True)
+    bot.start()
+    try:
+        played = hexlog.run("play", "--bots", "random,random,random,badsig", "--deadline-ms",
+                            "150", "--turn-limit", "6", "--game-id", "g-badsig", "--json",
+                            timeout=300)
+    finally:
+        stop.append(True)
+        bot.join(10)
+    assert played.code == 0, played.err[-2000:]
+    seats = json.loads(played.out)["players"]
+    assert seats[3]["refused"] > 0
+    assert seats[3]["first_refusal"].startswith("service.seat.credential: not signed by seat 3")
+    # The shipped bots' answers are signed right (one may be late: `service.stale`).
+    assert not any(p["first_refusal"].startswith("service.seat") for p in seats[:3]), seats
+    text = hexlog.run("replay", "g-badsig")
+    assert text.code == 0
+    told = admin.xrange(f"hexlog:{{{partition('g-badsig'):03d}}}:refused:bot:badsig")
+    assert len(told) >= seats[3]["refused"]
+    assert {f[b"rule_id"] for _, f in told} == {b"service.seat.credential"}
+    assert {f[b"game"] for _, f in told} == {b"g-badsig"}
+
+
+def admin_url(hexlog: Hexlog) -> str:
+    return (hexlog.data / "valkey.url").read_text().strip()

@@ -51,6 +51,9 @@ KEYS = {
     "snapshot": f"{GAME}:snap",
     "bot-random's prompts": f"{P}:prompts:bot:random",
     "bot-heuristic's prompts": f"{P}:prompts:bot:heuristic",
+    "refusal counts": f"{GAME}:refused",
+    "bot-random's refusals": f"{P}:refused:bot:random",
+    "bot-heuristic's refusals": f"{P}:refused:bot:heuristic",
     "deadlines": f"{P}:deadlines",
     "game index": "hexlog:games",
     "controllers": "hexlog:controllers",
@@ -65,7 +68,7 @@ KEYS = {
     "bot-random heartbeat": "hexlog:alive:bots:random",
 }
 STREAMS = {name for name, key in KEYS.items() if any(
-    part in key for part in (":cmds", ":feed", ":ev", ":rulings", ":prompts"))}
+    part in key for part in (":cmds", ":feed", ":ev", ":rulings", ":prompts", "}:refused"))}
 
 Op = Callable[[redis.Redis, str], Any]
 
@@ -142,7 +145,8 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "organiser": {
         *((op, "organisers' commands") for op in OWN_COMMANDS),
         *((op, k) for op in READ_ALL for k in (
-            "log", "meta", "rulings", "outcomes", "feed", "game index", "pool registration",
+            "log", "meta", "rulings", "outcomes", "refusal counts", "feed", "game index",
+            "pool registration",
             "rules heartbeat", "rules instance", "latency samples", "projection",
             "projections heartbeat", "bot-random heartbeat", "tournament keys")),
         *((op, "tournament keys") for op in ("DEL", "SET", "HSET", "RPUSH")),
@@ -150,7 +154,7 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
     "gateway": {
         *((op, "gateway's commands") for op in OWN_COMMANDS),
         *((op, k) for op in READ_ALL for k in (
-            "log", "meta", "rulings", "outcomes", "deadlines", "game index",
+            "log", "meta", "rulings", "outcomes", "refusal counts", "deadlines", "game index",
             "pool registration", "rules heartbeat", "projections heartbeat",
             "bot-random heartbeat", "lobby keys")),
         *((op, "lobby keys") for op in ("DEL", "SET", "ZADD", "EXPIRE")),
@@ -166,6 +170,7 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
         *((op, "bot-random's commands") for op in OWN_COMMANDS),
         *((op, "bot-random's prompts") for op in ("XREADGROUP", "XACK", "XAUTOCLAIM",
                                                   "XGROUP CREATE")),
+        *((op, "bot-random's refusals") for op in ("XRANGE", "XREAD")),
         ("HSET", "pool registration"),
         *((op, "bot-random heartbeat") for op in ("SET", "GET", "DEL")),
     },
@@ -233,7 +238,8 @@ def build_world(admin: redis.Redis) -> None:
             admin.xadd(key, {"__data__": '{"seed": "5eed", "credential": "c0"}'}, id="1-0")
             admin.xgroup_create(key, "rules", id="0")
             admin.xreadgroup("rules", "r1", {key: ">"})
-        elif name in ("meta", "secret", "outcomes", "snapshot", "pool registration"):
+        elif name in ("meta", "secret", "outcomes", "snapshot", "pool registration",
+                      "refusal counts"):
             admin.hset(key, mapping={"org:create": '{"sealed": "x"}', "seed": "5eed"})
         elif name in ("deadlines", "game index", "latency samples"):
             admin.zadd(key, {"x|1|0": 1})
