@@ -19,7 +19,8 @@ from services.store.keys import partition
 
 PLAIN_BOT = Path(__file__).parents[2] / "examples" / "bots" / "plain_bot.py"
 _spec = importlib.util.spec_from_file_location("plain_bot", PLAIN_BOT)
-assert _spec is not None and _spec.loader is not None
+assert _spec is not None
+assert _spec.loader is not None
 plain_bot = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(plain_bot)
 
