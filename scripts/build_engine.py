@@ -134,11 +134,35 @@ def _compile(extensions: list[Any], parallel: int) -> None:
 
 def _progress(sources: int, done: threading.Event, every: float = 20.0) -> None:
     """A line now and then while the C compiler runs (its own output is quiet): how many of
-    the generated C files have their object file (an incremental build starts with most)."""
+    the generated C files have their object file (an incremental build starts with most), and
+    how long the rest should take at the rate seen so far on this machine."""
     temp = BUILD_DIR / "temp"
+
+    def objects() -> int:
+        return min(sources, sum(1 for _ in temp.rglob("*.o")))
+
+    start, first = time.monotonic(), objects()
     while not done.wait(every):
-        objects = sum(1 for _ in temp.rglob("*.o"))
-        print(f"engine: compiling C, {min(objects, sources)} of {sources} files", flush=True)
+        now = objects()
+        made, elapsed = now - first, time.monotonic() - start
+        left = f", about {_minutes((sources - now) * elapsed / made)} left" if made else ""
+        print(f"engine: compiling C, {now} of {sources} files{left}", flush=True)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def expected_build() -> str:
+    """What the build should take here: 2-3 minutes on 2 idle cores (measured), longer in
+    proportion to how busy the cores are (the load average per core beyond the build's own)."""
+    cores = os.cpu_count() or 1
+    busy = os.getloadavg()[0] / cores
+    low, high = 140 * 2 / min(cores, 2), 180 * 2 / min(cores, 2)
+    factor = 1 + max(0.0, busy)
+    span = (f"{low * factor / 60:.0f} to {high * factor / 60:.0f} min" if low * factor >= 90
+            else f"{_minutes(low * factor)} to {_minutes(high * factor)}")
+    return f"about {span} here ({cores} cores, load {os.getloadavg()[0]:.1f})"
 
 
 # The built engine must import and play a game before it replaces the Python source.
@@ -180,8 +204,8 @@ def main() -> int:
     if not args.incremental:
         clean()
     start = time.perf_counter()
-    print("engine: compiling with mypyc: 2-3 minutes on 2 cores, once (HEXLOG_COMPILED=0 make "
-          "skips it and runs the Python source) ...", flush=True)
+    print(f"engine: compiling with mypyc, once: {expected_build()}; progress below "
+          "(HEXLOG_COMPILED=0 make skips it and runs the Python source) ...", flush=True)
     try:
         build(args.parallel)
     except (Exception, SystemExit) as e:  # a compiler error: keep the interpreted engine

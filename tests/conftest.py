@@ -27,8 +27,10 @@ from redis.asyncio import Redis
 
 sys.path.insert(0, str(Path(__file__).parent / "service"))
 sys.path.insert(0, str(Path(__file__).parent / "audit"))
+sys.path.insert(0, str(Path(__file__).parent))
 
 from service_helpers import Worker, spawn, spawn_rules  # noqa: E402
+from suite_progress import SuiteProgress  # noqa: E402
 
 from bots.worker import BotWorker  # noqa: E402
 from services.rules.app import build_app  # noqa: E402
@@ -45,6 +47,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the process that reports (xdist's controller)
+        config.pluginmanager.register(SuiteProgress(config), "hexlog-suite-progress")
     config.addinivalue_line(
         "markers", "single_server: about one embedded server (not collected with --cluster)")
     config.addinivalue_line(

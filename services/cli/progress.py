@@ -2,8 +2,8 @@
 
 On a terminal each display redraws in place (rich handles the cursor and the width); in a log
 or CI (stderr not a terminal) a game says nothing until its result and a run of many games
-writes one plain line at the start, every tenth of the way and at the end, so a log stays
-readable. Every display is a context manager and is closed before the result is printed.
+writes one plain line at the start, every tenth of the way, every 10 s while the caller has
+news (a long run must not look stuck) and at the end, so a log stays readable. Every display is a context manager and is closed before the result is printed.
 """
 
 from __future__ import annotations
@@ -65,6 +65,9 @@ class GameProgress(_Display):
         return self
 
 
+LINE_EVERY_S = 10.0  # in a log, a line at least this often while there is news
+
+
 class CountProgress(_Display):
     """A bar over `total` items (games), with a rate and what else the caller says; on a
     terminal only. `lines` prints plain lines instead (a log, CI)."""
@@ -78,20 +81,27 @@ class CountProgress(_Display):
         self.started = time.monotonic()
         self.lines = lines and total > 0
         self.shown = -1
+        self.line_at = 0.0
+        self.extra = ""
         self.show(total=total, rate="", extra="")
 
     def __enter__(self) -> CountProgress:
         super().__enter__()
         return self
 
-    def update(self, done: int, extra: str = "", rate: str = "") -> None:
+    def update(self, done: int, extra: str | None = None, rate: str = "") -> None:
+        """`extra` None: what the last call said."""
+        extra = self.extra if extra is None else extra
+        self.extra = extra
         if not rate:
             elapsed = time.monotonic() - self.started
             rate = f"{done / elapsed * 60:.1f} {self.what}/min" if elapsed > 0 and done else "-"
         self.show(completed=done, rate=rate, extra=extra)
         if self.lines:
             step = max(1, self.total // 10)
-            if self.shown < 0 or done // step != self.shown // step or done == self.total:
-                self.shown = done
+            stale = time.monotonic() - self.line_at > LINE_EVERY_S
+            if (self.shown < 0 or done // step != self.shown // step or done == self.total
+                    or (stale and extra)):
+                self.shown, self.line_at = done, time.monotonic()
                 print(f"  {done}/{self.total} {self.what} | {rate} | {extra}", file=sys.stderr,
                       flush=True)
