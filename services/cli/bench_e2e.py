@@ -17,8 +17,8 @@ import contextlib
 import hashlib
 import json
 import shutil
-import sys
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -28,6 +28,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from events.requests import CreateGame
+from services.cli import interrupt
 from services.cli.errors import CliError, UsageError
 from services.cli.options import data_dir, modules_from
 from services.cli.progress import CountProgress
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"),
                                      pools_url(url, ["random"])))
         try:
-            result = asyncio.run(bench(url, args, made))
+            result = interrupt.run(bench(url, args, made))
         finally:
             processes.stop(procs)
             if made:

@@ -19,6 +19,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 OK = 0
 FAILURE = 1
@@ -51,6 +52,54 @@ class UsageError(CliError):
     code = USAGE
 
 
+@dataclass
+class Situation:
+    """What this command is doing, for the sentence that ends it early: the game it plays or
+    follows, and the server it uses (`env`, `started` by it, or `attached` to another
+    command's, owned by `owner` with `owner_pid`)."""
+
+    game: str = ""
+    server: str = ""
+    owner: str = ""
+    owner_pid: int = 0
+    data_dir: str = ""
+
+    def interrupted(self) -> str:
+        """Ctrl-C: what happens to the game now, and what to do."""
+        if not self.game:
+            return "interrupted"
+        watch = f"`hexlog replay {self.game} --follow` keeps watching it"
+        if self.server == "attached":
+            return (f"interrupted: game {self.game} goes on in the server of {self.owned()}; "
+                    f"{watch}")
+        if self.server == "started":
+            return (f"interrupted: game {self.game} stops with the server this command started "
+                    f"and goes on when one runs on {self.data_dir} again (`hexlog up`); then "
+                    f"{watch}")
+        return f"interrupted: game {self.game} goes on while the rules service runs; {watch}"
+
+    def lost(self, reason: str) -> str:
+        """The server went away under the command."""
+        game = (f" Game {self.game} goes on when it is back; `hexlog replay {self.game} "
+                "--follow` then keeps watching it." if self.game else "")
+        if self.server == "attached":
+            return (f"lost the server of {self.owned()}: {reason}. Did it stop?{game} "
+                    f"(`hexlog up` starts it again on {self.data_dir})")
+        if self.server == "started":
+            return (f"lost the embedded Valkey this command started: {reason} (its log: "
+                    f"{self.data_dir}/valkey.log).{game}")
+        where = "REDIS_URL" if os.environ.get("REDIS_URL") else "the embedded Valkey"
+        return (f"lost Redis ({where}): {reason}. Is the server running? Without REDIS_URL "
+                f"hexlog starts its own.{game}")
+
+    def owned(self) -> str:
+        by = f"`hexlog {self.owner}`" if self.owner else "another hexlog command"
+        return by + (f" (pid {self.owner_pid})" if self.owner_pid else "")
+
+
+SITUATION = Situation()
+
+
 def one_line(text: str) -> str:
     """Messages from libraries may span lines; the user gets one."""
     return " ".join(text.split())
@@ -78,10 +127,7 @@ def describe(exc: BaseException) -> tuple[str, int]:
         return (f"Redis refused this command's user: {exc} (check the user and password in "
                 "REDIS_URL, and deploy/users.acl)"), FAILURE
     if isinstance(exc, redis_errors.ConnectionError | redis_errors.TimeoutError):
-        where = "REDIS_URL" if os.environ.get("REDIS_URL") else "the embedded Valkey"
-        reason = (str(exc) or type(exc).__name__).rstrip(".")
-        return (f"lost Redis ({where}): {reason}. Is the server running? Without REDIS_URL "
-                "hexlog starts its own."), FAILURE
+        return SITUATION.lost((str(exc) or type(exc).__name__).rstrip(".")), FAILURE
     if isinstance(exc, redis_errors.ResponseError):
         return f"Redis answered with an error: {exc}", FAILURE
     if isinstance(exc, OSError) and exc.strerror:
@@ -112,7 +158,7 @@ def run_guarded(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
     try:
         return func(args)
     except KeyboardInterrupt:
-        print("\nhexlog: interrupted", file=sys.stderr)
+        print(f"\nhexlog: {SITUATION.interrupted()}", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
         quiet_stdout()  # the reader closed the pipe: it has what it wanted
@@ -120,7 +166,7 @@ def run_guarded(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
     except (Exception, BaseExceptionGroup) as raised:
         exc = leaf(raised)
         if isinstance(exc, KeyboardInterrupt):
-            print("\nhexlog: interrupted", file=sys.stderr)
+            print(f"\nhexlog: {SITUATION.interrupted()}", file=sys.stderr)
             return INTERRUPTED
         if isinstance(exc, BrokenPipeError):
             quiet_stdout()

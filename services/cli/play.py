@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from events.events import GameCreated, GameFinished, SeatForfeited
 from events.requests import CreateGame
-from services.cli.errors import CliError, UsageError
+from services.cli.errors import SITUATION, CliError, UsageError
 from services.cli.options import (
     add_rules_options,
     add_server_options,
@@ -96,9 +96,8 @@ def seed_from_text(text: str) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    import asyncio
-
     from bots.registry import SHIPPED
+    from services.cli import interrupt
     from services.runtime.logging import configure
 
     configure(args.log_level)
@@ -107,7 +106,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     shipped = sorted({b for b in bots if b in SHIPPED})  # the others: workers of their own
     with server_for(args, "play") as server, services_running(server, shipped):
-        result = asyncio.run(play_game(server.url, args, bots))
+        result = interrupt.run(play_game(server.url, args, bots))
         # Printed now: a server this command started may yet wait for commands attached to it.
         print(json.dumps(result) if args.json else format_result(result), flush=True)
     return 0
@@ -156,6 +155,7 @@ async def play_game(url: str, args: argparse.Namespace, bots: list[str]) -> dict
             if isinstance(exc, ServiceError) and "exists" in str(exc):
                 raise UsageError(f"--game-id {game_id}: a game with this id exists already") from None
             raise
+        SITUATION.game = game_id
         saved = credentials.save(data_dir(args), game_id, creds.seats, creds.referee)
         say(f"game {game_id} started; watch it with `hexlog replay {game_id} --follow` "
             f"(seat and referee credentials in {saved})")

@@ -10,9 +10,8 @@ from services.cli.registry import COMMANDS
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
-    import asyncio
-
     import services.tournament  # noqa: F401  (registers the standings projection)
+    from services.cli import interrupt
     from services.cli.server import say, server_for
     from services.projections.projector import Projector
     from services.runtime.users import role_url
@@ -28,7 +27,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
             await redis.aclose()
 
     with server_for(args, "projections") as server:
-        applied, unreadable = asyncio.run(rebuild(server.url))
+        applied, unreadable = interrupt.run(rebuild(server.url))
     print(f"rebuilt the projections of {applied} games")
     if unreadable:
         shown = ", ".join(unreadable[:5]) + (" …" if len(unreadable) > 5 else "")

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from services.cli.errors import CliError, UsageError
+from services.cli.errors import SITUATION, CliError, UsageError
 from services.cli.options import data_dir
 from services.runtime import processes
 from services.runtime.shared import (
@@ -82,6 +82,8 @@ def server_for(args: argparse.Namespace, command: str, *, reachable: bool = True
         opened = open_cluster(root, command, cluster, say=say)
     with opened as server:
         say(server.describe())
+        SITUATION.server, SITUATION.owner = server.how, server.owner
+        SITUATION.owner_pid, SITUATION.data_dir = server.owner_pid, str(server.data_dir)
         if reachable and server.how == "env" and (problem := redis_problem(server.url)):
             raise CliError(f"cannot reach Redis at {redact(server.url)} (REDIS_URL): {problem}. "
                            "Is the server running? Without REDIS_URL hexlog starts its own.")

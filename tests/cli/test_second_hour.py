@@ -5,10 +5,14 @@ Each case runs the real `hexlog` command in a fresh folder, as a user at a termi
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import os
 import random
+import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -139,3 +143,74 @@ def test_a_bot_whose_every_answer_is_refused_is_told_why(hexlog: Hexlog) -> None
 
 def admin_url(hexlog: Hexlog) -> str:
     return (hexlog.data / "valkey.url").read_text().strip()
+
+
+def slow_bot(hexlog: Hexlog, pool: str, stop: list[bool], pause: float = 0.2) -> threading.Thread:
+    """The plain bot of docs/protocol.md, taking `pause` s per answer: games that last."""
+    signed = plain_bot.answer
+
+    def slowly(pool: str, stream: str, fields: dict[bytes, bytes],
+               rng: random.Random) -> tuple[str, dict[str, str]]:
+        time.sleep(pause)
+        return signed(pool, stream, fields, rng)
+
+    plain_bot.answer = slowly
+
+    def run() -> None:
+        with contextlib.suppress(redis.RedisError, OSError):  # the server may go first
+            plain_bot.run(admin_url(hexlog), pool, stop)
+
+    bot = threading.Thread(target=run, daemon=True)
+    bot.start()
+    return bot
+
+
+def test_ctrl_c_on_an_attached_play_says_the_game_goes_on(hexlog: Hexlog) -> None:
+    """Item 6: "interrupted", and the game went on without a word."""
+    up = hexlog.start("up")
+    said = hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
+    stop: list[bool] = []
+    slow_bot(hexlog, "slow", stop, pause=0.05)
+    try:
+        play = hexlog.start("play", "--bots", "random,random,heuristic,slow", "--game-id", "g-on")
+        hexlog.wait_for_line(play, "game g-on started", timeout=60)
+        os.killpg(play.pid, signal.SIGINT)
+        _, err = play.communicate(timeout=30)
+        assert play.returncode == 130
+        assert err.strip().splitlines()[-1] == (
+            f"hexlog: interrupted: game g-on goes on in the server of `hexlog up` (pid "
+            f"{up.pid}); `hexlog replay g-on --follow` keeps watching it"), err
+        assert said  # and the game does go on, to its end
+
+        def finished() -> bool:
+            games = json.loads(hexlog.run("games", "--json").out)["games"]
+            return games[0]["status"] == "finished"
+
+        deadline = time.monotonic() + 240
+        while not finished():
+            assert time.monotonic() < deadline, "the game did not go on"
+            time.sleep(1)
+    finally:
+        stop.append(True)
+
+
+def test_ctrl_c_on_up_tells_an_attached_play_what_happened(hexlog: Hexlog) -> None:
+    """Item 6: `play` died with "lost Redis … Without REDIS_URL hexlog starts its own"."""
+    up = hexlog.start("up")
+    hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
+    stop: list[bool] = []
+    slow_bot(hexlog, "slow", stop)
+    try:
+        play = hexlog.start("play", "--bots", "random,random,heuristic,slow", "--game-id", "g-up")
+        hexlog.wait_for_line(play, "game g-up started", timeout=60)
+        os.killpg(up.pid, signal.SIGINT)
+        _, err = play.communicate(timeout=60)
+        up.wait(60)
+    finally:
+        stop.append(True)
+    last = err.strip().splitlines()[-1]
+    assert play.returncode == 1, err
+    assert last.startswith(f"hexlog: lost the server of `hexlog up` (pid {up.pid}):"), err
+    assert ("Did it stop? Game g-up goes on when it is back; `hexlog replay g-up --follow` then "
+            "keeps watching it.") in last
+    assert "Without REDIS_URL" not in last
