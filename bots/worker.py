@@ -29,7 +29,7 @@ from bots.sdk import Bot, reseed
 from events.auth import sign
 from events.codec import codec
 from events.envelope import CommandEnvelope
-from services.rules.protocol import (
+from services.protocol import (
     DATA,
     MAC,
     PROMPT_GROUP,

@@ -23,7 +23,7 @@ from events.disputes import REFEREE
 from events.envelope import CommandEnvelope, EventEnvelope
 from events.requests import CreateGame, ForfeitSeat
 from events.sealed import SealError, new_reply_key, unseal
-from services.rules.protocol import DATA, KIND, MAC, SENT, is_alive
+from services.protocol import DATA, KIND, MAC, SENT, is_alive
 from services.store import EventStore
 from services.store.keys import ORGANISER, commands_key, game_keys, partition, seat_scope
 from services.store.streams import read

@@ -134,7 +134,7 @@ class MatrixAdapter:
 
 async def main(gateway_url: str, homeserver: str, user: str, settings: Settings,
                health_port: int = 0) -> None:
-    from services.rules.protocol import stop_on_sigterm
+    from services.protocol import stop_on_sigterm
 
     stop = stop_on_sigterm()
     client = AsyncClient(homeserver, user)

@@ -35,7 +35,7 @@ from services.cli.progress import CountProgress
 from services.cli.server import redis_problem, say
 from services.client import Client, new_id
 from services.projections.projector import BENCH_STATUS, game_key
-from services.rules.protocol import latency_key
+from services.protocol import latency_key
 from services.runtime import processes
 from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url

@@ -91,7 +91,7 @@ def server_for(args: argparse.Namespace, command: str, *, reachable: bool = True
 
 
 async def _serving(url: str, services: Sequence[str]) -> list[bool]:
-    from services.rules.protocol import is_serving
+    from services.protocol import is_serving
     from services.store.connect import connect
 
     redis = connect(url)

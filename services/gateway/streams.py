@@ -27,10 +27,10 @@ from events.codec import codec
 from events.envelope import EventEnvelope
 from events.events import GameCreated
 from events.prompts import Prompt
+from services.protocol import deadlines_key
 from services.rules.engine import evolve, initial_state, next_prompt, pending, redact, view
 from services.rules.engine.state import State
 from services.rules.prompting import deadline_member
-from services.rules.protocol import deadlines_key
 from services.store import EventStore
 from services.store.keys import game_keys, partition
 from services.store.streams import read

@@ -34,8 +34,8 @@ from redis.exceptions import ResponseError
 
 from events.codec import codec
 from events.events import GameCreated, GameFinished, SeatForfeited
+from services.protocol import DATA, beat, leave, stop_on_sigterm
 from services.rules.engine import evolve, initial_state, score
-from services.rules.protocol import DATA, beat, leave, stop_on_sigterm
 from services.store import EventStore
 from services.store.connect import connect
 from services.store.keys import PARTITIONS, PREFIX, feed_key, game_keys

@@ -21,8 +21,8 @@ from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from services.protocol import beat, leave
 from services.rules.config import ServiceConfig
-from services.rules.protocol import beat, leave
 from services.rules.service import RulesService
 from services.store.connect import connect, is_cluster_url, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key

@@ -12,9 +12,9 @@ import structlog
 from redis.asyncio import Redis
 
 from events.envelope import CommandEnvelope
+from services.protocol import deadlines_key
 from services.rules.engine import pending
 from services.rules.moves import MovePipeline, forfeited_move
-from services.rules.protocol import deadlines_key
 from services.rules.repository import GameRepository
 from services.store.keys import SERVICE
 

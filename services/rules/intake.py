@@ -33,10 +33,10 @@ from events.auth import MAC_FIELD, turn_key, verify
 from events.codec import Codec, CodecError
 from events.disputes import REFEREE
 from events.requests import CreateGame, ForfeitSeat
+from services.protocol import DATA, KIND, SENT
 from services.rules.config import ServiceConfig
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
-from services.rules.protocol import DATA, KIND, SENT
 from services.rules.repository import GameRepository, GameSlot
 from services.store.keys import check_id, dlq_key, partition, pool_of_stream, seat_scope
 

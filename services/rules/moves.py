@@ -23,11 +23,11 @@ from events.codec import Codec
 from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
+from services.protocol import deadlines_key
 from services.rules import disputes
 from services.rules.config import ServiceConfig
 from services.rules.engine import RULES_VERSION, Rejected, decide, evolve, next_prompt, pending
 from services.rules.prompting import FORFEIT, Prompter, deadline_member
-from services.rules.protocol import deadlines_key
 from services.rules.record import load_record
 from services.rules.refusals import Refusals
 from services.rules.repository import GameRepository, GameSlot

@@ -19,8 +19,8 @@ from typing import Any, cast
 from redis.asyncio import Redis
 
 from events.codec import Codec
+from services.protocol import deadlines_key, pool_key, prompts_key
 from services.rules.engine import next_prompt, pending, view
-from services.rules.protocol import deadlines_key, pool_key, prompts_key
 from services.rules.repository import GameSlot
 from services.store.keys import partition
 from services.store.results import PromptWrite

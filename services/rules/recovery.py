@@ -20,12 +20,12 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from services.protocol import DATA, deadlines_key, heartbeat_key
 from services.rules.config import ServiceConfig
 from services.rules.engine import next_prompt, pending
 from services.rules.intake import Intake, claimed_ids
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter, deadline_member
-from services.rules.protocol import DATA, deadlines_key, heartbeat_key
 from services.rules.repository import GameRepository
 from services.store import EventStore
 from services.store.keys import RULES_GROUP, partition

@@ -19,7 +19,7 @@ import time
 
 from redis.asyncio import Redis
 
-from services.rules.protocol import refused_key
+from services.protocol import refused_key
 from services.store.keys import game_keys, partition
 
 REFUSED_MAXLEN = 1_000  # per pool and partition: the recent ones are what an author reads

@@ -33,6 +33,7 @@ import structlog
 from redis.asyncio import Redis
 
 from events.codec import codec
+from services.protocol import DATA, latency_key, prompts_key
 from services.rules.config import ServiceConfig
 from services.rules.deadlines import DeadlineKeeper
 from services.rules.engine.rules import register
@@ -40,7 +41,6 @@ from services.rules.intake import MAX_REQUEST_BYTES, Intake
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter
-from services.rules.protocol import DATA, latency_key, prompts_key
 from services.rules.recovery import Recovery
 from services.rules.repository import GameRepository, GameSlot
 from services.rules.retention import trim

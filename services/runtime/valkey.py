@@ -24,7 +24,7 @@ import secrets
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal, cast
@@ -93,9 +93,9 @@ class EmbeddedValkey:
         if self._server is not None:
             raise RuntimeError(f"embedded valkey already started on {self.data_dir}")
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = _take_lock(self.data_dir / LOCKFILE_NAME)
+        self._lock = take_lock(self.data_dir / LOCKFILE_NAME)
         try:
-            _refuse_live_pidfile(self.data_dir / PIDFILE_NAME)
+            refuse_live_pidfile(self.data_dir / PIDFILE_NAME)
             self._socket_path = self._choose_socket_path()
             server = ValkeyServer(
                 port=0,
@@ -105,7 +105,7 @@ class EmbeddedValkey:
                 unix_socket_perm="700",
                 config=self._server_config(),
             )
-            _start_shielded(server, self.start_timeout)
+            start_shielded(server, self.start_timeout)
         except BaseException:
             self._release()
             raise
@@ -227,7 +227,7 @@ class EmbeddedValkey:
             self.stop()
 
 
-def _start_shielded(server: ValkeyServer, timeout: float) -> None:
+def start_shielded(server: ValkeyServer, timeout: float) -> None:
     """Start the server with SIGINT blocked; the block is inherited across exec and Valkey
     never lifts it. Ctrl-C in a terminal signals the whole foreground process group, and a
     server that died first would leave every service of the command failing with lost
@@ -240,7 +240,7 @@ def _start_shielded(server: ValkeyServer, timeout: float) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def _take_lock(path: Path) -> IO[bytes]:
+def take_lock(path: Path) -> IO[bytes]:
     lock = path.open("ab")
     try:
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -250,7 +250,7 @@ def _take_lock(path: Path) -> IO[bytes]:
     return lock
 
 
-def _refuse_live_pidfile(pidfile: Path) -> None:
+def refuse_live_pidfile(pidfile: Path) -> None:
     """A pidfile left by a crash is fine; one naming a live valkey means the dir is taken."""
     try:
         pid = int(pidfile.read_text(encoding="ascii").strip())
@@ -280,23 +280,6 @@ def fsync_policy() -> AppendFsync:
     if value not in ("always", "everysec", "no"):
         raise ValueError(f"HEXLOG_APPENDFSYNC must be always, everysec or no, not {value!r}")
     return value  # type: ignore[return-value]
-
-
-@contextlib.contextmanager
-def redis_url_from_env_or_embedded(
-    data_dir: str | os.PathLike[str],
-    *,
-    appendfsync: AppendFsync | None = None,
-    command: str = "hexlog",
-) -> Iterator[str]:
-    """Yield `$REDIS_URL` if set (non-empty); else the admin URL of the embedded Valkey of
-    `data_dir` for the block: started (AOF fsync policy `appendfsync`, else `fsync_policy()`),
-    or attached to when another command runs it (services/runtime/shared.py). Either way the
-    services' users are made on demand (`users.role_url`, `users.pools_url`)."""
-    from services.runtime.shared import open_server  # it builds on this module
-
-    with open_server(Path(data_dir).resolve(), command, appendfsync=appendfsync) as server:
-        yield server.url
 
 
 def stop_orphan(pid: int, timeout: float = 10.0) -> None:

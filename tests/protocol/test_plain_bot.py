@@ -37,7 +37,7 @@ POOL = "plain"
 
 
 def prompt_stream(game: str) -> str:
-    from services.rules.protocol import prompts_key
+    from services.protocol import prompts_key
     from services.store.keys import partition
 
     return prompts_key(partition(game), f"bot:{POOL}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.auth import MAC_FIELD
-from services.rules.protocol import (
+from services.protocol import (
     DATA,
     PROMPT_GROUP,
     SENT,

@@ -37,7 +37,7 @@ from events.codec import codec
 from events.disputes import ContestRuling
 from events.requests import ForfeitSeat
 from services.client import Client
-from services.rules.protocol import DATA, KIND, MAC
+from services.protocol import DATA, KIND, MAC
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import commands_key, game_keys, partition

@@ -37,8 +37,8 @@ from events.codec import codec
 from events.commands import RollDice
 from events.events import GameFinished
 from services.client import Client
+from services.protocol import DATA
 from services.rules.config import ServiceConfig
-from services.rules.protocol import DATA
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import partition

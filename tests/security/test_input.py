@@ -26,7 +26,7 @@ from service_helpers import (
 
 from events.codec import codec
 from services.client import signed_fields
-from services.rules.protocol import SENT
+from services.protocol import SENT
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import partition

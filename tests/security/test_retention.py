@@ -19,8 +19,8 @@ from service_helpers import create_request, dead_letters, send_raw, wait_for, wa
 
 from bots.worker import BotWorker
 from services.client import Client
+from services.protocol import DATA, KIND, MAC, prompts_key
 from services.rules.config import ServiceConfig
-from services.rules.protocol import DATA, KIND, MAC, prompts_key
 from services.store import EventStore
 from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys, partition
 

@@ -27,7 +27,7 @@ from events.envelope import CommandEnvelope
 from events.requests import CreateGame, ForfeitSeat
 from events.sealed import SealError, new_reply_key, seal, unseal
 from services.client import Client, Credentials
-from services.rules.protocol import DATA, KIND, MAC
+from services.protocol import DATA, KIND, MAC
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import GATEWAY, ORGANISER, commands_key, game_keys, partition

@@ -30,10 +30,10 @@ from events.events import Event, GameCreated
 from events.requests import CreateGame
 from events.sealed import new_reply_key, unseal
 from services.client import signed_fields
+from services.protocol import DATA, KIND, heartbeat_key
 from services.rules.engine import decide, evolve, initial_state, new_game, pending
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.state import State
-from services.rules.protocol import DATA, KIND, heartbeat_key
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import (

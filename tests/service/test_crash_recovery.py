@@ -28,7 +28,7 @@ from service_helpers import (
     wait_started,
 )
 
-from services.rules.protocol import deadlines_key, prompts_key
+from services.protocol import deadlines_key, prompts_key
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import partition

@@ -47,7 +47,7 @@ from events.commands import PlaceSettlement, RollDice
 from events.envelope import CommandEnvelope
 from events.events import ModuleSpec
 from events.requests import CreateGame
-from services.rules.protocol import DATA, KIND, MAC
+from services.protocol import DATA, KIND, MAC
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import ORGANISER, commands_key, game_keys, partition

@@ -25,7 +25,7 @@ from service_helpers import (
 )
 
 from events.envelope import CommandEnvelope
-from services.rules.protocol import deadlines_key, prompts_key
+from services.protocol import deadlines_key, prompts_key
 from services.rules.repository import credential_hash
 from services.rules.service import RulesService
 from services.store import EventStore

@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from redis.crc import key_slot
 from redis.exceptions import RedisClusterException, ResponseError
 
-from services.rules.protocol import deadlines_key, prompts_key
+from services.protocol import deadlines_key, prompts_key
 from services.store.connect import is_cluster
 from services.store.keys import PARTITIONS, commands_key, dlq_key, feed_key, game_keys, partition
 from services.store.streams import GroupReader, by_slot, read_group

@@ -11,11 +11,8 @@ import redis
 from redis.asyncio import Redis
 from store_helpers import GAME, num, nums
 
-from services.runtime.valkey import (
-    DataDirInUseError,
-    EmbeddedValkey,
-    redis_url_from_env_or_embedded,
-)
+from services.runtime.shared import redis_url_from_env_or_embedded
+from services.runtime.valkey import DataDirInUseError, EmbeddedValkey
 from services.store import EventStore
 from services.store.keys import game_keys
 

@@ -12,7 +12,7 @@ from tournament_helpers import Hexlog, standings_of
 from bots.random_bot import RandomBot
 from bots.registry import make_bot, parse_bot_spec
 from bots.worker import BotWorker, ensure_groups
-from services.rules.protocol import pool_key
+from services.protocol import pool_key
 
 
 def test_bot_specs() -> None:

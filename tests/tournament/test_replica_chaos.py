@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from tournament_helpers import Hexlog, Proc, standings_of, wait_for
 
 from services.audit.audit import audit
-from services.rules.protocol import is_serving
+from services.protocol import is_serving
 from services.rules.record import load_record
 from services.store import EventStore
 from services.store.keys import PARTITIONS, RULES_GROUP, commands_key

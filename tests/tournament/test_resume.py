@@ -18,7 +18,7 @@ from test_robustness import tid_of
 from tournament_helpers import BASELINE, Finished, Hexlog, dump_keys, standings_of, wait_for
 
 from services.projections.projector import Projector, game_key
-from services.rules.protocol import SERVICE_TTL_S, alive_key, is_serving
+from services.protocol import SERVICE_TTL_S, alive_key, is_serving
 from services.store import EventStore
 from services.store.keys import game_keys
 

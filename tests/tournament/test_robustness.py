@@ -15,7 +15,7 @@ from tournament_helpers import Hexlog, Proc, events, standings_of, wait_for
 
 from events.events import GameFinished, SeatForfeited
 from services.projections.projector import results_key
-from services.rules.protocol import is_alive
+from services.protocol import is_alive
 from services.store.keys import game_keys
 
 pytestmark = pytest.mark.slow
