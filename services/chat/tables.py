@@ -33,7 +33,7 @@ MAX_TEXT = 500  # longer messages are not commands
 STALE = "service.stale"  # the rule of a command sent for a version the game has left
 
 LOBBY_HELP = f"""{PREFIX} new [--variant NAME[:k=v]] [--seats N] [--deadline SECONDS]: a new table here
-{PREFIX} join · {PREFIX} start [--bots POOL] (empty seats get bots) · {PREFIX} leave
+{PREFIX} join · {PREFIX} start [--bots POOL] (the creator or a player; empty seats get bots) · {PREFIX} leave
 {PREFIX} hand (by direct message) · {PREFIX} board · {PREFIX} replay
 {PREFIX} contest COMMAND_ID WHY: ask the rules service to judge a ruling again
 Moves: `!roll`, `!road 12`, … in the room, or without `!` in your direct messages."""
@@ -55,8 +55,9 @@ class Player:
 class ChatGame:
     room: str
     table: str
-    owner: str
+    owner: str  # the table's owner token
     seats: int
+    creator: str = ""  # the chat user who made the table (with the seated players, may start it)
     players: dict[str, Player] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
     started: bool = False
@@ -165,7 +166,7 @@ class ChatTables:
 
     async def new(self, room: str, user: str, args: list[str]) -> None:
         running = self.games.get(room)
-        if running is not None and not running.finished:
+        if running is not None and not running.finished and not await self.expired(running):
             await self.reply(room, user, False, f"a game is on here ({running.table}); "
                                                  "it must end first")
             return
@@ -189,7 +190,7 @@ class ChatTables:
         made = await self.gateway.create(seats, modules, deadline_ms)
         table = made["table"]["id"]
         self.games[room] = ChatGame(room=room, table=table, owner=made["owner_token"],
-                                    seats=seats)
+                                    seats=seats, creator=user)
         names = ", ".join(m["name"] for m in modules) or "the base game"
         await self.chat.say(room, f"🎲 new table {table} ({names}, {seats} seats): "
                                   f"`{PREFIX} join` to sit, `{PREFIX} start` to play "
@@ -208,9 +209,23 @@ class ChatTables:
         await self.chat.whisper(user, f"You sit at seat {player.seat} of {game.table}. Your "
                                       "hand and your moves come here, to you alone.")
 
+    async def expired(self, game: ChatGame) -> bool:
+        """Whether an unstarted table is gone from the gateway (open tables expire there)."""
+        if game.started:
+            return False
+        try:
+            await self.gateway.table(game.table)
+        except GatewayError as exc:
+            return exc.status == 404
+        return False
+
     async def start(self, game: ChatGame, user: str, args: list[str]) -> None:
         if game.started:
             await self.reply(game.room, user, False, "the game is on already")
+            return
+        if user != game.creator and user not in game.players:
+            await self.reply(game.room, user, False, "only the table's creator or a seated "
+                                                     f"player starts it (`{PREFIX} join` first)")
             return
         fill = args[1] if len(args) == 2 and args[0] == "--bots" else self.settings.fill
         table = await self.gateway.start(game.table, game.owner, fill)

@@ -5,4 +5,4 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "gateway"))
 
-from gateway_fixtures import gateway, services  # noqa: E402, F401
+from gateway_fixtures import gateway, services, start_gateway  # noqa: E402, F401

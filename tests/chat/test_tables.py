@@ -1,11 +1,12 @@
-"""The chat adapter's platform-neutral part on a fake platform and a fake gateway (no
-network): short text moves, the lobby's replies, hands only in private, deadline warnings."""
+"""The chat adapter's platform-neutral part on a fake platform: with a fake gateway (no
+network), short text moves, the lobby's replies, hands only in private, deadline warnings; with
+a real gateway, who may start a table, and a room whose table expired unstarted."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -148,3 +149,56 @@ async def test_a_player_is_warned_before_the_default_move() -> None:
     player.prompt = None  # answered in time: no warning
     await tables.warn(game, player, 5, int((time.time() + 0.3) * 1000))
     assert chat.room == []
+
+
+async def test_only_the_creator_or_a_seated_player_starts_a_table(gateway: str) -> None:
+    """On a real gateway: a room member who neither made the table nor sits at it is refused
+    in one line and the table stays as it was; a seated player, or the creator, starts it."""
+    chat = FakeChat()
+    client = GatewayClient(gateway)
+    tables = ChatTables(chat, client, Settings(fill="random"))
+    refusal = "only the table's creator or a seated player starts it (`!catan join` first)"
+    try:
+        await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
+        game = tables.games["!room"]
+        await tables.on_message("!room", "@mallory:hs", "!catan start --bots random", False)
+        assert chat.room[-1] == ("!room", f"<@mallory:hs>: {refusal}")
+        table = await client.table(game.table)
+        assert table["status"] == "open"
+        assert [s["kind"] for s in table["seats"]] == ["open", "open"]
+        assert not game.started
+        await tables.on_message("!room", "@bob:hs", "!catan join", False)
+        await tables.on_message("!room", "@bob:hs", "!catan start", False)
+        assert game.started
+        assert (await client.table(game.table))["status"] in ("live", "finished")
+
+        await tables.on_message("!other", "@cid:hs", "!catan new --seats 2", False)
+        await tables.on_message("!other", "@mallory:hs", "!catan start", False)
+        assert chat.room[-1] == ("!other", f"<@mallory:hs>: {refusal}")
+        await tables.on_message("!other", "@cid:hs", "!catan start", False)  # the creator
+        assert tables.games["!other"].started
+    finally:
+        await tables.close()
+        await client.close()
+
+
+async def test_a_room_whose_table_expired_unstarted_makes_a_new_one(
+        start_gateway: Callable[..., str]) -> None:
+    base = start_gateway("--trust", "127.0.0.1", "--limit", "table_ttl_s=1")
+    chat = FakeChat()
+    client = GatewayClient(base)
+    tables = ChatTables(chat, client)
+    try:
+        await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
+        first = tables.games["!room"].table
+        await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
+        assert "a game is on here" in chat.room[-1][1]
+        await asyncio.sleep(2.5)
+        await tables.on_message("!room", "@bob:hs", "!catan join", False)
+        assert chat.room[-1] == ("!room", "<@bob:hs>: ✗ table: no such table")
+        await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
+        assert "new table" in chat.room[-1][1]
+        assert tables.games["!room"].table != first
+    finally:
+        await tables.close()
+        await client.close()

@@ -1,5 +1,6 @@
 """A real gateway for each test: `hexlog serve gateway` on a free port, beside a real rules
-service and a bot worker (random, heuristic), all on the session's Valkey."""
+service and a bot worker (random, heuristic), all on the session's Valkey; `start_gateway`
+starts one with other limits."""
 
 from __future__ import annotations
 
@@ -47,10 +48,22 @@ async def services(redis_client: Redis, processes: Callable[..., Worker]) -> Wor
 
 
 @pytest.fixture
-def gateway(services: Worker, processes: Callable[..., Worker]) -> str:
-    """The gateway's base URL."""
-    port = free_port()
-    worker = processes("gateway", "--port", str(port))
-    base = f"http://127.0.0.1:{port}"
-    wait_healthy(base, worker)
-    return base
+def start_gateway(services: Worker, processes: Callable[..., Worker]) -> Callable[..., str]:
+    """Start a gateway with these `hexlog serve gateway` options; its base URL."""
+
+    def start(*options: str) -> str:
+        port = free_port()
+        worker = processes("gateway", "--port", str(port), *options)
+        base = f"http://127.0.0.1:{port}"
+        wait_healthy(base, worker)
+        return base
+
+    return start
+
+
+@pytest.fixture
+def gateway(start_gateway: Callable[..., str]) -> str:
+    """The gateway's base URL. The suite's own clients (the HTTP bots, the chat adapter, the
+    players of tests/gateway/witness.py) come from 127.0.0.1, which it trusts as an operator
+    trusts their chat adapter; attacks come from other loopback addresses, which it does not."""
+    return start_gateway("--trust", "127.0.0.1")

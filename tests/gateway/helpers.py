@@ -14,14 +14,37 @@ from services.rules.record import load_record
 from services.store import EventStore
 
 
-def call(base: str, method: str, path: str, body: Any = None, token: str = "") -> httpx.Response:
+def call(base: str, method: str, path: str, body: Any = None, token: str = "",
+         source: str = "") -> httpx.Response:
+    """One request; from the loopback address `source` when given (an outside client: the
+    test gateways trust 127.0.0.1 only)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.request(method, base + path, json=body, headers=headers, timeout=30)
+    transport = httpx.HTTPTransport(local_address=source) if source else None
+    with httpx.Client(transport=transport, timeout=30) as client:
+        return client.request(method, base + path, json=body, headers=headers)
 
 
-def new_table(base: str, **spec: Any) -> tuple[str, str]:
+def outsider(n: int) -> str:
+    """The n-th outside client's address (127.0.1.1, 127.0.1.2, …; 127.0.0.1 is trusted)."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
+def from_address(base: str, source: str, **options: Any) -> httpx.AsyncClient:
+    """An async client whose connections come from `source`."""
+    return httpx.AsyncClient(base_url=base, timeout=30, **options,
+                             transport=httpx.AsyncHTTPTransport(local_address=source))
+
+
+def error(r: httpx.Response) -> str:
+    """The response's one-line error."""
+    text: str = r.json()["error"]
+    assert "\n" not in text
+    return text
+
+
+def new_table(base: str, source: str = "", **spec: Any) -> tuple[str, str]:
     """(table id, owner token)."""
-    r = call(base, "POST", "/v1/tables", spec)
+    r = call(base, "POST", "/v1/tables", spec, source=source)
     assert r.status_code == 201, r.text
     return r.json()["table"]["id"], r.json()["owner_token"]
 

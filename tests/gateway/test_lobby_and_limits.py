@@ -50,7 +50,9 @@ def test_bad_lobby_requests_name_their_field(gateway: str) -> None:
     r = call(gateway, "POST", f"/v1/tables/{table}/join", {"name": "ann", "seat": 2})
     refused(r, 400, "seat:")
     r = call(gateway, "GET", "/v1/tables/t-nothing")
-    refused(r, 404, "table:")
+    refused(r, 404, "table: no such table", whole=True)
+    r = call(gateway, "POST", f"/v1/tables/{table}/join")
+    refused(r, 400, "body: a JSON body is needed", whole=True)
 
 
 def test_a_token_acts_for_its_own_seat_of_its_own_table_only(gateway: str) -> None:
@@ -137,8 +139,12 @@ async def test_leaving_a_started_table_forfeits_the_seat(gateway: str, redis_cli
 
 def test_the_gateway_serves_its_openapi_and_health(gateway: str) -> None:
     spec = call(gateway, "GET", "/v1/openapi/openapi.json").json()
-    assert {"/v1/tables", "/v1/tables/{table_id}/commands",
-            "/v1/tables/{table_id}/stream"} <= set(spec["paths"])
+    assert {"/v1/tables", "/v1/tables/{table_id}/commands", "/v1/tables/{table_id}/stream",
+            "/v1/tables/{table_id}/seats/{seat}"} <= set(spec["paths"])
+    remove = spec["paths"]["/v1/tables/{table_id}/seats/{seat}"]["delete"]["responses"]
+    assert {"200", "401", "403", "404", "409", "429"} <= set(remove)
+    assert {"400", "408", "413", "429"} <= set(
+        spec["paths"]["/v1/tables/{table_id}/commands"]["post"]["responses"])
     assert call(gateway, "GET", "/health").json() == {"status": "ok", "redis": True,
                                                       "rules": True}
     assert call(gateway, "GET", "/ready").status_code == 200
