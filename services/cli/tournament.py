@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.cli.errors import INTERRUPTED, CliError, UsageError
 from services.cli.options import (
@@ -19,6 +19,11 @@ from services.cli.options import (
     seat_count,
 )
 from services.cli.registry import COMMANDS
+
+if TYPE_CHECKING:
+    from services.cli.progress import CountProgress
+    from services.runtime.shared import Server
+    from services.tournament.runner import Away
 
 # The service stack (asyncio, redis, …) is imported where it is used: `hexlog` imports this
 # module to register the command whatever command runs (`hexlog bench engine` too).
@@ -93,8 +98,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     ours = [parse_bot_spec(s)[0] for s in served]
     try:
         with server_for(args, "tournament") as server, \
-                services_running(server, served, projections=True):
-            result, games = asyncio.run(run(server.url, spec, bots, ours, args))
+                services_running(server, served, projections=True) as started:
+            hints = {service: restart_hint(service, server, started)
+                     for service in ("rules", "projections")}
+            result, games = asyncio.run(run(server.url, spec, bots, ours, args, hints))
             # Printed now: a server this command started may yet wait for attached commands.
             report(result, games, args)
             if args.out:
@@ -164,8 +171,38 @@ def game_list(games: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def restart_hint(service: str, server: Server, started: list[str]) -> str:
+    """Who brings back `service` when it dies, for the line that says the run waits for it."""
+    if service in started:
+        return (f"this command started it and does not restart it: `hexlog serve {service}` "
+                "in another terminal starts one")
+    if server.how == "attached" and server.owner == "up":
+        return "`hexlog up` restarts it"
+    return "waiting for one to start"
+
+
+def away_line(away: Away, hints: dict[str, str]) -> str:
+    """`waiting for the rules service (gone 3 s; `hexlog up` restarts it) …`, or that it is
+    back."""
+    if away.back:
+        return f"the {away.service} service is back after {away.gone_s:.0f} s; going on"
+    return (f"waiting for the {away.service} service (gone {away.gone_s:.0f} s; "
+            f"{hints.get(away.service, 'waiting for one to start')}) …")
+
+
+def tell(shown: CountProgress, text: str) -> None:
+    """A line on stderr that does not tear the progress bar of a terminal."""
+    from services.cli.server import say
+
+    if shown.progress is not None:
+        shown.progress.console.print(f"hexlog: {text}", markup=False, highlight=False)
+    else:
+        say(text)
+
+
 async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
-              args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+              args: argparse.Namespace,
+              hints: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from services.cli.progress import CountProgress
     from services.client import Client
     from services.projections.projector import results_key
@@ -187,7 +224,8 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
                     f"--bots: unknown bot {bot!r}: not shipped, and no worker registered it on "
                     f"this Redis (start one with `hexlog serve bots --bots {bot}=module:Factory` "
                     "or your own worker, docs/protocol.md)")
-        runner = TournamentRunner(redis, spec, concurrency=args.concurrency)
+        runner = TournamentRunner(redis, spec, concurrency=args.concurrency,
+                                  patience_s=args.wait_for_services)
         if not args.resume and (earlier := await runner.unfinished_run()):
             print(f"note: an earlier run of this tournament ({earlier}) did not finish; "
                   "--resume would continue it. Starting a new run.", file=sys.stderr)
@@ -196,7 +234,8 @@ async def run(url: str, spec: Any, bots: list[str], shipped: list[str],
               f"({len(runner.games) // spec.seats} sets x {spec.seats} seat rotations), "
               f"bots {', '.join(bots)}", file=sys.stderr)
         with CountProgress(len(runner.games), lines=not sys.stderr.isatty()) as shown:
-            result = await runner.run(lambda p: shown.update(p.done, progress_extra(p)))
+            result = await runner.run(lambda p: shown.update(p.done, progress_extra(p)),
+                                      lambda away: tell(shown, away_line(away, hints)))
         raw = await redis.hgetall(results_key(tid))
         games = sorted((json.loads(v) for v in raw.values()), key=lambda g: g["index"])
         return result, games
@@ -249,6 +288,11 @@ def register(sub: Any) -> None:
                    help="end a game undecided after N turns (0: no limit; default 1000)")
     p.add_argument("--forfeit-after", type=positive_seconds, default=30.0,
                    help="seconds without a live worker before a bot forfeits its games")
+    p.add_argument("--wait-for-services", type=positive_seconds, default=600.0,  # SERVICE_PATIENCE_S
+                   metavar="SECONDS",
+                   help="how long the tournament waits for a rules or projections service "
+                        "that is gone (killed, restarting) before it stops, resumable with "
+                        "--resume (default 600); it says on stderr while it waits")
     add_server_options(p)
     add_rules_options(p)
     p.set_defaults(func=cmd_tournament)

@@ -4,8 +4,10 @@
 service, the projections and a bot worker under a supervisor, and keeps them running; other
 commands (`play`, `tournament`, `replay --follow`, …) attach to it. The services log to
 `<data dir>/logs/`, not to the terminal; `up` itself prints one line per thing that happens (a
-service restarted, Redis gone and back). When Redis cannot be reached it waits, trying again
-with a growing pause, rather than restarting services that can only fail. Ctrl-C (or SIGTERM)
+service restarted, Redis gone and back). A service that exits is restarted at once, or after a
+pause of at most a few seconds while it keeps dying (services/runtime/processes.py `backoff`:
+whatever needs it waits that long). When Redis cannot be reached it waits, trying again after
+the same pauses, rather than restarting services that can only fail. Ctrl-C (or SIGTERM)
 stops the services, then the embedded server, in that order.
 """
 
@@ -71,6 +73,10 @@ def cmd_up(args: argparse.Namespace) -> int:
         ]
         if args.gateway_port:
             limits = [w for text in args.limit for w in ("--limit", text)]
+            # The Matrix adapter plays for all its room's players from 127.0.0.1: the
+            # gateway's per-address limits must not count them as one client.
+            trust = [*args.trust, *(["127.0.0.1"] if args.matrix and not args.gateway else [])]
+            limits += [w for network in trust for w in ("--trust", network)]
             services.append(processes.Supervised("gateway", processes.hexlog_command(
                 "serve", "gateway", "--host", args.host, "--port", str(args.gateway_port),
                 *limits), role_url(url, "gateway")))
@@ -163,7 +169,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from services.gateway.app import run as run_gateway
             from services.gateway.limits import limits_from
 
-            run_gateway(url, args.host, args.port, limits_from(args.limit))
+            run_gateway(url, args.host, args.port, limits_from(args.limit, args.trust))
     return 0
 
 
@@ -173,7 +179,7 @@ def cmd_health(args: argparse.Namespace) -> int:
     import asyncio
 
     from services.cli.options import data_dir
-    from services.rules.protocol import alive_key, heartbeat_key
+    from services.protocol import alive_key, heartbeat_key
     from services.runtime.shared import running_server
     from services.runtime.users import pools_url, role_url
 
@@ -217,15 +223,32 @@ def gateway_limit(text: str) -> str:
     return text
 
 
+def gateway_network(text: str) -> str:
+    from services.gateway.limits import check_network
+
+    try:
+        return check_network(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_gateway_options(p: Any, up: bool = False) -> None:
     p.add_argument("--host", default="127.0.0.1", help="gateway: the address to listen on")
     if not up:
         p.add_argument("--port", type=at_least(1), default=8080, help="gateway: the TCP port")
     p.add_argument("--limit", action="append", type=gateway_limit, default=[],
-                   metavar="KIND=RATE/BURST",
+                   metavar="KIND=RATE/BURST|NAME=N",
                    help="gateway: requests per second and burst per client, for KIND lobby "
                         "(2/20), commands (20/40, per seat), streams (50/400) or reads (20/60); "
-                        "repeatable")
+                        "or another limit: streams_per_token (4), streams_per_address (8), "
+                        "streams_total (5000), connections_per_address (64), read_timeout_s "
+                        "(10), clients (100000), table_ttl_s (1800), open_tables_per_address "
+                        "(3); repeatable")
+    p.add_argument("--trust", action="append", type=gateway_network, default=[],
+                   metavar="NETWORK",
+                   help="gateway: an address or network (127.0.0.1, 10.0.0.0/8) that the "
+                        "per-address limits do not bind: a chat adapter, a proxy that limits "
+                        "on its own; repeatable (`up --matrix` trusts 127.0.0.1)")
     p.add_argument("--gateway", default="" if up else "http://127.0.0.1:8080",
                    help="matrix: the gateway's URL")
     p.add_argument("--homeserver", default="",
@@ -280,10 +303,15 @@ def register(sub: Any) -> None:
     add_server_options(p, log_level=False)
     p.set_defaults(func=cmd_health)
 
+    from services.runtime.processes import restart_policy
+
     p = sub.add_parser("up", help="run rules, projections and a bot pool under one supervisor",
                        description="Run the rules service, the projections and a bot worker, "
                                    "restarting any that stops, until Ctrl-C. Other commands "
-                                   "(play, tournament, replay --follow) attach to it.")
+                                   "(play, tournament, replay --follow) attach to it. Restarts: "
+                                   f"{restart_policy()}. While Redis does not answer nothing "
+                                   "is started, and Redis is tried again after the same "
+                                   "pauses.")
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
     p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
                    help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")

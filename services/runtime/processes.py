@@ -1,6 +1,9 @@
 """Child processes of the `hexlog` command: spawning services, and a small supervisor that
 restarts any that exit (FastStream exits with status 0 when Redis loses its groups, so *any*
-exit of a long-running service is a reason to restart it)."""
+exit of a long-running service is a reason to restart it).
+
+structlog is imported where it logs: `hexlog up --help` states the restart rule from here, and
+building the parser must not load the service stack (tests/engine/test_cli_imports.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from services.runtime.die_with_parent import DIE_WITH
 
-log = structlog.get_logger("hexlog.supervisor")
+
+def _log() -> Any:
+    import structlog
+
+    return structlog.get_logger("hexlog.supervisor")
 
 
 def hexlog_command(*args: str) -> list[str]:
@@ -85,15 +90,40 @@ def stop(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 5.0) -> None
 
 
 STEADY_S = 10.0  # a service that ran this long was fine: its next exit restarts it at once
-MAX_BACKOFF_S = 30.0
+MAX_BACKOFF_S = 5.0  # the longest pause between two restarts of a service that keeps dying
 
 Say = Callable[[str], None]
 
 
 def backoff(failures: int) -> float:
-    """Seconds before restart number `failures` of a service that keeps exiting early: none
-    for the first, then 1, 2, 4, … up to 30."""
-    return 0.0 if failures <= 1 else min(MAX_BACKOFF_S, 2.0 ** (failures - 2))
+    """Seconds before restart number `failures` in a row of a service that keeps exiting
+    within STEADY_S of its start: none for the first, then 1, 2, 4 and MAX_BACKOFF_S from then
+    on. Bounded low because whatever needs the service (a tournament, the games' deadlines)
+    waits that long after each crash; the pause only keeps a service that fails at start from
+    spinning."""
+    # The exponent is capped: 2.0 ** 1024 overflows, after some 85 minutes of a service
+    # that cannot start.
+    return 0.0 if failures <= 1 else min(MAX_BACKOFF_S, 2.0 ** min(failures - 2, 32))
+
+
+def restart_policy() -> str:
+    """The restart rule in words, from the numbers above (`hexlog up --help` says it)."""
+    growing, failures = [], 2
+    while (pause := backoff(failures)) < MAX_BACKOFF_S:
+        growing.append(f"{pause:g}")
+        failures += 1
+    return (f"a service that exits is started again at once if it ran {STEADY_S:g} s or more; "
+            f"one that keeps exiting sooner waits {', '.join(growing)}, then {MAX_BACKOFF_S:g} s "
+            "(never more) before each restart")
+
+
+def restart_note(failures: int) -> str:
+    """`restarting now`, or when and why later (one line of `hexlog up`)."""
+    pause = backoff(failures)
+    if not pause:
+        return "restarting now"
+    return (f"restarting in {pause:g}s (it keeps exiting within {STEADY_S:g} s of starting; "
+            f"never more than {MAX_BACKOFF_S:g} s between restarts)")
 
 
 @dataclass
@@ -110,17 +140,18 @@ class Supervised:
 
 class Supervisor:
     """Keeps a set of services running: a service that exits is started again, at once the
-    first time and then with a growing pause while it keeps exiting early. `gate` (if given)
-    says why the services cannot run now (Redis unreachable) or None; while it says so, nothing
-    is started and the supervisor waits, retrying with the same growing pause, instead of
-    restarting services that can only fail. `say` tells the user (one line each)."""
+    first time and then with a pause that grows to MAX_BACKOFF_S while it keeps exiting early
+    (`backoff`). `gate` (if given) says why the services cannot run now (Redis unreachable) or
+    None; while it says so, nothing is started and the supervisor waits, retrying with the same
+    pauses, instead of restarting services that can only fail. `say` tells the user (one line
+    each)."""
 
     def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False,
                  say: Say | None = None, gate: Callable[[], str | None] | None = None) -> None:
         self.url = url
         self.services = list(services)
         self.quiet = quiet
-        self.say: Say = say or (lambda text: log.warning(text))
+        self.say: Say = say or (lambda text: _log().warning(text))
         self.gate = gate
         self.blocked = 0  # gate checks in a row that failed
         self.gate_due = 0.0
@@ -132,7 +163,7 @@ class Supervisor:
     def _start(self, s: Supervised) -> None:
         s.proc = spawn(s.args, s.url or self.url, quiet=self.quiet)
         s.started = time.monotonic()
-        log.info("started", service=s.name, pid=s.proc.pid)
+        _log().info("started", service=s.name, pid=s.proc.pid)
 
     def check(self) -> list[str]:
         """Note every service that exited and start those that are due; returns the names
@@ -145,10 +176,9 @@ class Supervisor:
             s.failures = s.failures + 1 if ran < STEADY_S else 1
             s.restarts += 1
             s.due = now + backoff(s.failures)
-            wait = "now" if s.due <= now else f"in {s.due - now:.0f}s"
             where = f" (log: {log_path(s.args)})" if self.quiet else ""
             self.say(f"{s.name} exited with code {s.proc.returncode} after {ran:.1f}s; "
-                     f"restarting {wait}{where}")
+                     f"{restart_note(s.failures)}{where}")
             s.proc = None
         waiting = [s for s in self.services if s.proc is None and s.due <= now]
         if not waiting or not self._gate_open(now):

@@ -115,7 +115,9 @@ def test_a_seat_sees_its_hand_in_a_live_game_with_the_credentials_play_kept(
                               REDIS_URL=url_of(hexlog)), 2, "needs seat 2's credential")
     code, err = ctrl_c(play)
     assert code == 130, err
-    assert err.strip().splitlines()[-1] == "hexlog: interrupted"
+    assert err.strip().splitlines()[-1] == (
+        f"hexlog: interrupted: game {game} goes on in the server of `hexlog up` (pid {up.pid}); "
+        f"`hexlog replay {game} --follow` keeps watching it")
 
 
 def url_of(hexlog: Hexlog) -> str:
