@@ -150,8 +150,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         run_matrix(args.gateway, args.homeserver, args.matrix_user, settings, args.health_port)
         return 0
     specs = check_bots(args.bots) if args.service == "bots" else []
+    from bots.registry import parse_bot_spec
+    from services.runtime.users import pools_url, role_url
+
     with server_for(args, "serve") as server:
-        url = server.url
+        # Its own Redis user, as `up` gives its children (on a server of yours, REDIS_URL's).
+        url = (pools_url(server.url, [parse_bot_spec(s)[0] for s in specs])
+               if args.service == "bots" else role_url(server.url, args.service))
         if args.service == "rules":
             from services.rules.app import run
 
@@ -188,12 +193,18 @@ def cmd_health(args: argparse.Namespace) -> int:
         raise UsageError("health bots needs --pool NAME (each pool keeps its own heartbeat)")
     key = heartbeat_key(service, args.name) if args.name else alive_key(service)
 
-    async def exists(url: str) -> bool:
+    async def exists(url: str) -> tuple[bool, str]:
+        """(alive, what the instance says of itself: `ok`, or `degraded: …` with why)."""
         from services.store.connect import connect
 
         redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
-            return await redis.get(key) is not None  # GET: each role may read its heartbeat
+            value = await redis.get(key)  # GET: each role may read its heartbeat
+            if value is None:
+                return False, ""
+            if not args.name:  # the alive key names the instance that renewed it last
+                value = await redis.get(heartbeat_key(service, value.decode())) or b""
+            return True, value.decode(errors="replace")
         finally:
             await redis.aclose()
 
@@ -205,9 +216,10 @@ def cmd_health(args: argparse.Namespace) -> int:
         # As the probed service's own user (on an embedded server; REDIS_URL as given).
         url = (pools_url(server.url, [args.pool]) if args.service == "bots"
                else role_url(server.url, args.service))
-        alive = asyncio.run(exists(url))
+        alive, status = asyncio.run(exists(url))
     if alive:
-        print(f"alive: {who}")
+        said = f" ({status})" if status not in ("", "1", "ok") else ""
+        print(f"alive: {who}{said}")
         return 0
     print(f"not alive: no heartbeat of {who} in the last few seconds")
     return 1

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import redis
+
 from cli_helpers import Hexlog, one_line_error
 
 
@@ -41,3 +43,26 @@ def test_health_of_a_bot_pool_and_without_any_server(hexlog: Hexlog) -> None:
     assert hexlog.run("health", "bots", "--pool", "heuristic").code == 1
     bots.terminate()
     bots.wait(timeout=30)
+
+
+def test_health_says_when_the_rules_service_sets_a_stream_aside(hexlog: Hexlog) -> None:
+    """One command stream the rules service cannot read (here: a server whose ACL no longer
+    lets its user touch `hexlog:{005}:cmds`) stops no other partition; the service stays
+    alive, and `hexlog health rules` names the stream and why (services/rules/stream_guard.py)."""
+    rules = hexlog.start("serve", "rules", "--name", "rules-pod-0")
+    wait_alive(hexlog, "rules", "--name", "rules-pod-0")
+    assert hexlog.run("health", "rules").out.strip() == "alive: any rules instance"
+    admin = redis.Redis.from_url((hexlog.data / "valkey.url").read_text().strip())
+    admin.execute_command("ACL", "SETUSER", "rules", "resetkeys", "~hexlog:[^{]*",
+                          "~hexlog:{00[^5]}:*", "~hexlog:{01*}:*", "~hexlog:{005}:cmds:*")
+    deadline = time.monotonic() + 30
+    while "degraded" not in (said := hexlog.run("health", "rules")).out:
+        assert time.monotonic() < deadline, said.out
+        time.sleep(0.5)
+    assert said.code == 0
+    assert said.out.startswith("alive: any rules instance (degraded: 1 command stream(s) set "
+                               "aside: hexlog:{005}:cmds (NoPermissionError")
+    assert hexlog.run("health", "rules", "--name", "rules-pod-0").out.startswith(
+        "alive: rules rules-pod-0 (degraded: ")
+    rules.terminate()
+    rules.wait(timeout=30)
