@@ -199,7 +199,7 @@ def cmd_health(args: argparse.Namespace) -> int:
 
         redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
-            value = await redis.get(key)  # GET: each role may read its heartbeat
+            value: bytes | None = await redis.get(key)  # each role may GET its heartbeat
             if value is None:
                 return False, ""
             if not args.name:  # the alive key names the instance that renewed it last

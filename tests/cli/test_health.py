@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import redis
-
 from cli_helpers import Hexlog, one_line_error
 
 
