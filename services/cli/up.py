@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import signal
 from types import FrameType
-from typing import Any
+from typing import Any, cast
 
 from services.cli.errors import UsageError
 from services.cli.options import add_server_options, at_least, positive_seconds
@@ -199,11 +199,11 @@ def cmd_health(args: argparse.Namespace) -> int:
 
         redis = connect(url, socket_connect_timeout=2, socket_timeout=2)
         try:
-            value: bytes | None = await redis.get(key)  # each role may GET its heartbeat
+            value = cast(bytes | None, await redis.get(key))  # each role may GET its heartbeat
             if value is None:
                 return False, ""
             if not args.name:  # the alive key names the instance that renewed it last
-                value = await redis.get(heartbeat_key(service, value.decode())) or b""
+                value = cast(bytes, await redis.get(heartbeat_key(service, value.decode())) or b"")
             return True, value.decode(errors="replace")
         finally:
             await redis.aclose()
