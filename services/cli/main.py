@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from services.cli.errors import EXIT_CODES, USAGE, run_guarded
 from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
+    MAX_CONCURRENCY,
     add_rules_options,
     at_least,
     check_modules,
@@ -114,8 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default 4, or the most seats every chosen module allows")
     p.add_argument("--seed", type=int, default=0,
                    help="an integer: the same seed plays the same games (default 0)")
-    p.add_argument("--concurrency", type=at_least(1), default=32,
-                   help="e2e: games at once (default 32)")
+    p.add_argument("--concurrency", type=at_least(1, MAX_CONCURRENCY), default=32,
+                   help=f"e2e: games at once (default 32, at most {MAX_CONCURRENCY:,})")
     p.add_argument("--rules-workers", "--replicas", type=at_least(1), default=1,
                    help="e2e: rules service processes (replicas sharing the partitions; "
                         "default 1)")

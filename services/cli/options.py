@@ -27,8 +27,15 @@ DATA_DIR_ENV = "HEXLOG_DATA_DIR"
 DEFAULT_DATA_DIR = ".hexlog"
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: an integer >= `low` (`--games 0` is refused, not run)."""
+# Games one command plays at once: each holds a connection of its own while it is followed, so
+# the bound keeps well inside the client's pool (services/store/connect.py MAX_CONNECTIONS)
+# and a server's default 10,000 clients.
+MAX_CONCURRENCY = 1024
+
+
+def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer >= `low` (`--games 0` is refused, not run), and at most
+    `high` when given, the limit named in the refusal."""
 
     def parse(text: str) -> int:
         try:
@@ -37,6 +44,8 @@ def at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"at most {high:,}, not {value:,}")
         return value
 
     parse.__name__ = "integer"  # argparse names the type in its messages

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from services.cli.errors import INTERRUPTED, CliError, UsageError
 from services.cli.options import (
+    MAX_CONCURRENCY,
     add_rules_options,
     add_server_options,
     at_least,
@@ -273,8 +274,8 @@ def register(sub: Any) -> None:
                    help="a tournament seed, for reproducible games (same seed, same games); "
                         "keep it secret until the games end: anyone who knows it can predict "
                         "every die. Default: a secret seed drawn from the OS, printed at the end")
-    p.add_argument("--concurrency", type=at_least(1), default=8,
-                   help="games played at once (default 8)")
+    p.add_argument("--concurrency", type=at_least(1, MAX_CONCURRENCY), default=8,
+                   help=f"games played at once (default 8, at most {MAX_CONCURRENCY:,})")
     p.add_argument("--resume", action="store_true",
                    help="continue the latest interrupted run of this same tournament")
     p.add_argument("--out", default="",

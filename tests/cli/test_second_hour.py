@@ -214,3 +214,14 @@ def test_ctrl_c_on_up_tells_an_attached_play_what_happened(hexlog: Hexlog) -> No
     assert ("Did it stop? Game g-up goes on when it is back; `hexlog replay g-up --follow` then "
             "keeps watching it.") in last
     assert "Without REDIS_URL" not in last
+
+
+@pytest.mark.parametrize("command", [["tournament", "--bots", "random,heuristic", "--games", "4"],
+                                     ["bench", "e2e", "--games", "4"]])
+def test_a_concurrency_past_the_limit_is_refused_naming_it(hexlog: Hexlog,
+                                                           command: list[str]) -> None:
+    """Item 14: every concurrency the options accept works (tests/store/test_connections.py
+    holds the pool to it); past the limit it is refused before the start."""
+    one_line_error(hexlog.run(*command, "--concurrency", "5000"), 2,
+                   "--concurrency: at most 1,024, not 5,000")
+    assert not hexlog.data.exists()
