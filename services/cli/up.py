@@ -43,8 +43,12 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def cmd_up(args: argparse.Namespace) -> int:
+    import os
+
     from bots.registry import parse_bot_spec
+    from services.cli.options import data_dir
     from services.cli.server import redis_problem, say, server_for
+    from services.cli.up_checks import only_up, port_is_free
     from services.runtime import processes
     from services.runtime.logging import configure
     from services.runtime.users import pools_url, role_url
@@ -56,10 +60,20 @@ def cmd_up(args: argparse.Namespace) -> int:
     if args.matrix:
         need_extra("matrix")
         check_matrix(args, "--matrix")
+    if args.gateway_port:
+        port_is_free(args.host, args.gateway_port, "--gateway-port")
+    if args.port:
+        if args.cluster or os.environ.get("REDIS_URL"):
+            raise UsageError("--port opens the embedded server to TCP: not with --cluster "
+                             "(it is on TCP already) nor REDIS_URL (a server of yours)")
+        port_is_free("127.0.0.1", args.port, "--port")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
-    with server_for(args, "up", reachable=False, cluster=args.cluster) as server:
+    with only_up(data_dir(args)), server_for(args, "up", reachable=False,
+                                              cluster=args.cluster) as server:
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
         url = server.url
+        if args.port:
+            say(listen_on_tcp(server, args.port))
         # Each service as its own Redis user on the embedded server; with REDIS_URL (a server
         # of your own, perhaps not answering yet) the URL itself: its users are yours.
         urls = (role_url(url, "rules"), role_url(url, "projections"),
@@ -105,6 +119,32 @@ def cmd_up(args: argparse.Namespace) -> int:
             say("stopping the services")
     say("stopped")
     return 0
+
+
+def listen_on_tcp(server: Any, port: int) -> str:
+    """Open the embedded server that `up` runs to 127.0.0.1:`port` as well (its users and
+    passwords hold there too), write the TCP URL beside valkey.url, and say so."""
+    from urllib.parse import quote
+
+    import redis
+
+    from services.runtime.shared import write_private
+
+    if server.how != "started":
+        raise UsageError(f"--port: the server on {server.data_dir} was started by another "
+                         f"command{f' (pid {server.owner_pid})' if server.owner_pid else ''}; "
+                         "stop it first, so that up starts it with the listener")
+    admin = redis.Redis.from_url(server.url)
+    try:
+        admin.config_set("bind", "127.0.0.1")
+        admin.config_set("port", port)
+        password = admin.connection_pool.connection_kwargs.get("password") or ""
+    finally:
+        admin.close()
+    path = server.data_dir / "valkey-tcp.url"
+    write_private(path, f"redis://default:{quote(str(password), safe='')}@127.0.0.1:{port}/0\n")
+    return (f"listening on 127.0.0.1:{port} too, for bots in other languages: the URL (with the "
+            f"administrator's password) is in {path}; a pool's own user: docs/protocol.md §1")
 
 
 EXTRAS = {"gateway": ("litestar", "uvicorn"), "matrix": ("nio", "httpx")}
@@ -327,6 +367,10 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
     p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
                    help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")
+    p.add_argument("--port", type=at_least(0), default=0, metavar="PORT",
+                   help="also listen on 127.0.0.1:PORT (TCP) for bots in other languages, whose "
+                        "Redis clients may not speak Unix sockets; the URL, with the "
+                        "administrator's password, goes to DATA_DIR/valkey-tcp.url (0: not)")
     p.add_argument("--cluster", type=at_least(1), default=0, metavar="N",
                    help="run on an embedded Valkey Cluster of N masters (TCP ports of "
                         "127.0.0.1, data in DATA_DIR/cluster/) instead of the single embedded "

@@ -190,8 +190,8 @@ def open_cluster(data_dir: Path, command: str, masters: int, *,
         ports = ", ".join(str(p) for p in cluster.ports)
         handle.cluster = f"{masters} masters on 127.0.0.1 ports {ports}"
         users.register(admin, users.ClusterUsers("", cluster.password, admin_url=admin))
-        _write_private(url_file, admin)
-        _write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
+        write_private(url_file, admin)
+        write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
         yield handle
     except KeyboardInterrupt:
         interrupted = True
@@ -254,7 +254,7 @@ def _owning(server: EmbeddedValkey, command: str, say: Say) -> Iterator[Server]:
         password = server.secure()
         admin = handle.url = server.url
         users.register(admin, users.EmbeddedUsers(str(server.socket_path), password))
-        _write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
+        write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
         yield handle
     except KeyboardInterrupt:
         interrupted = True
@@ -345,7 +345,7 @@ def _read_owner(data_dir: Path) -> tuple[str, int]:
         return "", 0
 
 
-def _write_private(path: Path, text: str) -> None:
+def write_private(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text + "\n")

@@ -11,9 +11,11 @@ import json
 import os
 import random
 import signal
+import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -225,3 +227,48 @@ def test_a_concurrency_past_the_limit_is_refused_naming_it(hexlog: Hexlog,
     one_line_error(hexlog.run(*command, "--concurrency", "5000"), 2,
                    "--concurrency: at most 1,024, not 5,000")
     assert not hexlog.data.exists()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_second_up_on_a_data_dir_is_refused_naming_the_first(hexlog: Hexlog) -> None:
+    """Item 1: a second `hexlog up` started a second set of services beside the first."""
+    first = hexlog.start("up")
+    hexlog.wait_for_line(first, "supervising rules, projections and bots", timeout=60)
+    second = hexlog.run("up", timeout=60)
+    one_line_error(second, 2, f"hexlog up already runs on {hexlog.data} (pid {first.pid})")
+    assert first.poll() is None  # the first goes on
+
+
+def test_a_gateway_port_in_use_is_refused_before_anything_starts(hexlog: Hexlog) -> None:
+    """Item 2: the gateway restarted for ever (16 s, 30 s, …) on a port in use."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = hexlog.run("up", "--gateway-port", str(port), timeout=60)
+    one_line_error(result, 2, f"--gateway-port {port}: 127.0.0.1:{port} is in use")
+    assert not hexlog.data.exists()
+
+
+def test_up_listens_on_tcp_for_bots_in_other_languages(hexlog: Hexlog) -> None:
+    """Item 9: `.hexlog/valkey.url` is a Unix socket URL that Node's `new URL` refuses;
+    `hexlog up --port P` also listens on 127.0.0.1:P and writes a plain redis:// URL."""
+    port = free_port()
+    up = hexlog.start("up", "--port", str(port))
+    said = hexlog.wait_for_line(up, f"listening on 127.0.0.1:{port} too", timeout=60)
+    assert str(hexlog.data / "valkey-tcp.url") in said[-1]
+    url = (hexlog.data / "valkey-tcp.url").read_text().strip()
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.hostname, parts.port, parts.username) == (
+        "redis", "127.0.0.1", port, "default")
+    client = redis.Redis.from_url(url)
+    assert client.ping()
+    assert client.config_get("bind")["bind"] == "127.0.0.1"
+    client.close()
+    with pytest.raises(redis.AuthenticationError):
+        redis.Redis(host="127.0.0.1", port=port, password="wrong").ping()
