@@ -47,7 +47,8 @@ def rules_for(role: str) -> str:
                 f"({own_commands('')}) "
                 f"(~{p}:t:* +@read -@dangerous +set +rpush +lset +hset +del)")
     if role == "projections":
-        return (f"{reads(('games', '{*}:g:*:ev', '{*}:g:*:meta'))} +@read -@dangerous {CONNECTION} "
+        return (f"{reads(('games', '{*}:g:*:ev', '{*}:g:*:meta', '{*}:g:*:refused'))} +@read "
+                f"-@dangerous {CONNECTION} "
                 f"({feed_selector()}) "
                 f"(~{p}:proj:* +@read +@hash +@string +del +unlink +scan -@dangerous) "
                 f"(~{p}:svc:projections:* ~{p}:alive:projections +set +get +del)")

@@ -4,6 +4,8 @@ recomputed from them (registered with the projector when this package is importe
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
 
 from services.projections.projector import (
     Projector,
@@ -11,6 +13,7 @@ from services.projections.projector import (
     results_key,
     standings_key,
 )
+from services.rules.refusals import refused_by_seat
 from services.tournament.ratings import GameResult, Rater
 
 
@@ -33,6 +36,8 @@ class Standings:
             "scores": json.loads(str(summary["scores"])),
             "winner": None if int(summary["winner"]) < 0 else int(summary["winner"]),
             "forfeits": json.loads(str(summary["forfeits"])),
+            # Per seat: answers refused and the first reason (services/rules/refusals.py).
+            "refused": await refused_by_seat(projector.redis, game_id, len(controllers)),
         }
         await projector.redis.hset(results_key(tid), str(result["index"]), json.dumps(result))
         await self.refresh(projector, tid)
@@ -62,8 +67,25 @@ class Standings:
             rater = rater.copy()
             for r in results[done:]:
                 rater.rate(r)
-        table = [s.as_dict() | {"history": s.history} for s in rater.standings()]
+        refused = refusals_by_bot(json.loads(v) for v in raw.values())
+        table = [s.as_dict() | {"history": s.history} | refused.get(s.bot, NONE_REFUSED)
+                 for s in rater.standings()]
         await projector.redis.set(standings_key(tid), json.dumps({"games": len(results), "standings": table}))
+
+
+NONE_REFUSED = {"refused": 0, "first_refusal": ""}
+
+
+def refusals_by_bot(results: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per bot, over every game in schedule order: how many of its answers were refused,
+    and the first reason (a bot whose every answer is refused must show it, not just lose)."""
+    out: dict[str, dict[str, Any]] = {}
+    for result in sorted(results, key=lambda r: int(r["index"])):
+        for bot, (count, first) in zip(result["bots"], result.get("refused") or [], strict=False):
+            row = out.setdefault(bot, dict(NONE_REFUSED))
+            row["refused"] += count
+            row["first_refusal"] = row["first_refusal"] or first
+    return out
 
 
 register_projection("tournament", Standings)

@@ -13,7 +13,7 @@ from services.tournament.ratings import binomial_p_value, wilson
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 JSON_KEYS = ("bot", "games", "wins", "win_rate", "mean_vp", "mu", "sigma", "conservative",
-             "forfeits", "win_rate_95")
+             "forfeits", "win_rate_95", "refused", "first_refusal")
 
 
 def head_to_head(result: dict[str, Any]) -> dict[str, Any] | None:
@@ -57,16 +57,19 @@ def table(result: dict[str, Any]) -> str:
 
     rows = result["standings"]
     forfeits = any(r["forfeits"] for r in rows)
+    refused = any(r.get("refused") for r in rows)
     columns = ["#", "bot", "games", "wins", "win rate (95% CI)", "mean VP", "mu", "sigma",
-               "mu-3sigma", *(["forfeits"] if forfeits else [])]
+               "mu-3sigma", *(["forfeits"] if forfeits else []),
+               *(["refused"] if refused else [])]
     cells = []
     for i, r in enumerate(rows, 1):
         lo, hi = r["win_rate_95"]
         cells.append([str(i), r["bot"], str(r["games"]), str(r["wins"]),
                       f"{r['win_rate'] * 100:.1f}% [{lo * 100:.1f}-{hi * 100:.1f}%]",
                       f"{r['mean_vp']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}",
-                      f"{r['conservative']:.2f}", *([str(r["forfeits"])] if forfeits else [])])
-    right = {"#", "games", "wins", "mean VP", "mu", "sigma", "mu-3sigma", "forfeits"}
+                      f"{r['conservative']:.2f}", *([str(r["forfeits"])] if forfeits else []),
+                      *([str(r.get("refused", 0))] if refused else [])])
+    right = {"#", "games", "wins", "mean VP", "mu", "sigma", "mu-3sigma", "forfeits", "refused"}
     lines = [f"tournament {result['tournament']}: {result['games']} games", "",
              render_table(columns, cells, right)]
     lines.append("")
@@ -87,6 +90,10 @@ def table(result: dict[str, Any]) -> str:
     if forfeits:
         lines.append("forfeits: games in which a bot left for good (its seats were played by "
                      "default moves and ranked last)")
+    for r in rows:
+        if r.get("refused"):
+            lines.append(f"refused: {r['refused']} answer(s) of {r['bot']}, the first: "
+                         f"{r['first_refusal']} (its own refusals: docs/protocol.md §7)")
     if result.get("seed"):
         lines.append(f"seed {result['seed']} (revealed now that the games are over: "
                      "`--seed` with it plays the same games again)")
@@ -97,7 +104,7 @@ def json_result(result: dict[str, Any]) -> dict[str, Any]:
     out = {
         "tournament": result["tournament"],
         "games": result["games"],
-        "standings": [{k: r[k] for k in JSON_KEYS} for r in result["standings"]],
+        "standings": [{k: r.get(k) for k in JSON_KEYS} for r in result["standings"]],
         "game_ids": result["games_ids"],
         "seed": result.get("seed", ""),
     }

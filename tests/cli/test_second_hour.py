@@ -126,9 +126,17 @@ def test_a_bot_whose_every_answer_is_refused_is_told_why(hexlog: Hexlog) -> None
         played = hexlog.run("play", "--bots", "random,random,random,badsig", "--deadline-ms",
                             "150", "--turn-limit", "6", "--game-id", "g-badsig", "--json",
                             timeout=300)
+        ranked = hexlog.run("tournament", "--bots", "random,badsig", "--seats", "2", "--games",
+                            "2", "--deadline-ms", "150", "--turn-limit", "4", "--json",
+                            timeout=300)
     finally:
         stop.append(True)
         bot.join(10)
+    assert ranked.code == 0, ranked.err[-2000:]
+    rows = {r["bot"]: r for r in json.loads(ranked.out)["standings"]}
+    assert not rows["random"]["first_refusal"].startswith("service.seat")  # late at most
+    assert rows["badsig"]["refused"] > 0
+    assert rows["badsig"]["first_refusal"].startswith("service.seat.credential")
     assert played.code == 0, played.err[-2000:]
     seats = json.loads(played.out)["players"]
     assert seats[3]["refused"] > 0

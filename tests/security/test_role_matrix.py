@@ -160,7 +160,8 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
         *((op, "lobby keys") for op in ("DEL", "SET", "ZADD", "EXPIRE")),
     },
     "projections": {
-        *((op, k) for op in READ_ALL for k in ("log", "meta", "game index", "projection")),
+        *((op, k) for op in READ_ALL for k in ("log", "meta", "refusal counts", "game index",
+                                               "projection")),
         *((op, "feed") for op in ("XRANGE", "XREAD", "XREADGROUP", "XACK", "XAUTOCLAIM",
                                   "XGROUP CREATE")),
         *((op, "projection") for op in ("DEL", "UNLINK", "SET", "HSET")),
