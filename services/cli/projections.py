@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.cli.options import add_server_options
 from services.cli.registry import COMMANDS
 
+if TYPE_CHECKING:
+    from services.projections.projector import Projections
+
+
+def shipped() -> Projections:
+    """The projections hexlog's projector runs beyond game summaries: a tournament's results
+    and standings. Named here, above both packages (the projector knows no tournament)."""
+    from services.tournament.projection import Standings
+
+    return {"tournament": Standings}
+
+
+def serve(url: str, name: str | None) -> None:
+    """`hexlog serve projections`: the projector with hexlog's projections, until SIGTERM."""
+    from services.projections.projector import run
+
+    run(url, shipped(), name)
+
 
 def cmd_projections(args: argparse.Namespace) -> int:
-    import services.tournament  # noqa: F401  (registers the standings projection)
     from services.cli import interrupt
     from services.cli.server import say, server_for
     from services.projections.projector import Projector
@@ -21,7 +38,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
         redis = connect(role_url(url, "projections"))
         try:
-            projector = Projector(redis)
+            projector = Projector(redis, shipped())
             return await projector.rebuild(), projector.unreadable
         finally:
             await redis.aclose()

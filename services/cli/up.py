@@ -207,7 +207,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
             run_bots(url, specs, args.name)
         elif args.service == "projections":
-            from services.projections.app import run as run_projections
+            from services.cli.projections import serve as run_projections
 
             run_projections(url, args.name)
         elif args.service == "gateway":

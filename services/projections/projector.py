@@ -12,20 +12,18 @@ JSON), `hexlog:proj:t:<tid>:standings` (JSON list, best first), `hexlog:proj:t:<
 (hash index → game id).
 
 The projector knows game summaries only. Read models that follow finished games (tournament
-standings) are *projections* registered with `register_projection`: the tournament package
-registers its own (services/tournament/projection.py) when it is imported. Every Projector
-imports the modules named in `INSTALLED` first, by name, so it runs every projection hexlog
-ships whatever its process imported before, and this file never imports the tournament's
-ratings at its top (which would be an import circle).
+standings) are *projections* its caller hands it (`Projector(redis, projections)`):
+services/cli/projections.py `shipped()` names hexlog's (the tournament's standings,
+services/tournament/projection.py). So this package never imports the tournament (a layer
+above it), and no projector misses one because its process did not import a module.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, cast
 
 import structlog
@@ -55,23 +53,7 @@ class Projection(Protocol):
         """Recompute what this projection keeps for `scope` (a tournament id)."""
 
 
-PROJECTIONS: dict[str, Callable[[], Projection]] = {}
-
-
-# The modules of the projections hexlog ships (each registers itself when imported).
-INSTALLED = ("services.tournament.projection",)
-
-
-def register_projection(name: str, make: Callable[[], Projection]) -> None:
-    """Every Projector made from now on runs a projection made by `make()`."""
-    PROJECTIONS[name] = make
-
-
-def make_projections() -> dict[str, Projection]:
-    """One of each registered projection, the installed ones always among them."""
-    for module in INSTALLED:
-        importlib.import_module(module)
-    return {n: make() for n, make in PROJECTIONS.items()}
+Projections = Mapping[str, Callable[[], Projection]]  # name -> how to make a fresh one
 GROUP = "projections"
 CLAIM_EVERY_S = 10.0
 CLAIM_IDLE_MS = 30_000
@@ -91,12 +73,17 @@ def standings_key(tid: str) -> str:
 
 
 class Projector:
-    def __init__(self, redis: Redis, consumer: str = "projector") -> None:
+    def __init__(self, redis: Redis, projections: Projections,
+                 consumer: str = "projector") -> None:
+        """`projections`: the read models beyond game summaries this projector keeps, given by
+        its caller (services/cli/projections.py `shipped()` names hexlog's): never found by
+        import side effects, so none is missing because a module was not imported."""
         self.redis = redis
         self.store = EventStore(redis)
         self.consumer = consumer
         self.codec = codec()
-        self.projections: dict[str, Projection] = make_projections()
+        self.makers = dict(projections)
+        self.projections: dict[str, Projection] = {n: make() for n, make in self.makers.items()}
         self.unreadable: list[str] = []  # games the last rebuild could not read
 
     async def prepare(self) -> None:
@@ -243,7 +230,7 @@ class Projector:
         """Drop every projection key and recompute from the logs; returns the games applied.
         A game that cannot be read is left out (and listed in `self.unreadable`), as the live
         projection leaves it out: one bad log must not stop every other game's rebuild."""
-        self.projections = make_projections()
+        self.projections = {n: make() for n, make in self.makers.items()}
         self.unreadable = []
         async for key in self.redis.scan_iter(match=f"{PREFIX}:proj:*", count=500):
             await self.redis.delete(key)
@@ -261,10 +248,10 @@ class Projector:
         return len(games) - len(self.unreadable)
 
 
-def run(url: str, consumer: str | None = None) -> None:
+def run(url: str, projections: Projections, consumer: str | None = None) -> None:
     async def main() -> None:
         redis = connect(url)
-        projector = Projector(redis, consumer) if consumer else Projector(redis)
+        projector = Projector(redis, projections, consumer or "projector")
         try:
             await projector.run(stop_on_sigterm())
         finally:

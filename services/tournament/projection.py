@@ -1,5 +1,6 @@
 """The tournament's projection: each finished tournament game's result, and the standings
-recomputed from them (registered with the projector when this package is imported)."""
+recomputed from them (hexlog's services hand it to their projector:
+services/cli/projections.py `shipped()`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 
 from services.projections.projector import (
     Projector,
-    register_projection,
     results_key,
     standings_key,
 )
@@ -87,5 +87,3 @@ def refusals_by_bot(results: Iterable[dict[str, Any]]) -> dict[str, dict[str, An
             row["first_refusal"] = row["first_refusal"] or first
     return out
 
-
-register_projection("tournament", Standings)

@@ -12,6 +12,7 @@ import pytest
 from tournament_helpers import BASELINE, Finished, dump_keys, events, standings_of
 
 from events.events import DevelopmentCardBought, DiceRolled, GameCreated, GameFinished
+from services.cli.projections import shipped
 from services.projections.projector import Projector, results_key, standings_key
 from services.store.connect import connect
 from services.tournament.report import JSON_KEYS
@@ -105,11 +106,11 @@ async def test_projection_rebuilt_from_zero_equals_the_live_projection(baseline:
         assert table["games"] == 12
         assert [{k: row[k] for k in JSON_KEYS} for row in table["standings"]] == \
             baseline.result["standings"]
-        applied = await Projector(redis).rebuild()
+        applied = await Projector(redis, shipped()).rebuild()
         assert applied >= 12
         assert await dump_keys(redis, "hexlog:proj:*") == live
         # Idempotent by version: applying what was applied changes nothing.
-        projector = Projector(redis)
+        projector = Projector(redis, shipped())
         for game_id in baseline.result["game_ids"]:
             await projector.apply(game_id, 1)
             await projector.apply(game_id, 10**9)

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from test_robustness import tid_of
 from tournament_helpers import BASELINE, Finished, Hexlog, dump_keys, standings_of, wait_for
 
+from services.cli.projections import shipped
 from services.projections.projector import Projector, game_key
 from services.protocol import SERVICE_TTL_S, alive_key, is_serving
 from services.store import EventStore
@@ -66,7 +67,7 @@ async def test_resume_after_sigkill_gives_the_uninterrupted_table(
 
     # Games left mid-way: their projection (caught up by a projector in this process, which
     # also takes over what the killed one had read and not acked) equals one rebuilt from zero.
-    projector = Projector(redis)
+    projector = Projector(redis, shipped())
     stop = asyncio.Event()
     task = asyncio.create_task(projector.run(stop, block_ms=50))
 
@@ -83,7 +84,7 @@ async def test_resume_after_sigkill_gives_the_uninterrupted_table(
     live = await dump_keys(redis, "hexlog:proj:*")
     statuses = {await redis.hget(game_key(g), "status") for g in ids}
     assert b"finished" in statuses  # and, almost always, b"live" (the 2 games in progress)
-    await Projector(redis).rebuild()
+    await Projector(redis, shipped()).rebuild()
     assert await dump_keys(redis, "hexlog:proj:*") == live
 
     # A service killed harder (SIGKILL, no clean exit) would leave its key for a few seconds;
