@@ -14,6 +14,9 @@ its own `$defs`:
     board-base.json               the standard map's hex, vertex and edge ids (not a schema: the
                                   reference a bot needs to read `BuildRoad(edge=74)`)
 
+docs/protocol.md's tables of stages, command types and View fields are made from the code
+too, by services/protocol_doc.py (the same command writes them).
+
 The Python types name a base class (`Command`, `Event`) where any command or event may stand
 (a prompt's options, an envelope's command); the schemas put the union of every concrete type
 there, as the codec decodes it.

@@ -201,6 +201,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         who = Viewer.parse(args.as_)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if args.board and not args.follow:
+        raise CliError("--board redraws the board as a followed game goes on: add --follow")
     if args.html:
         if args.follow:
             raise CliError("--html writes a finished picture of the game; leave out --follow")
@@ -237,8 +239,8 @@ def render(record: Any, args: argparse.Namespace, who: Any) -> str:
 
 
 async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
-    from services.audit.replay import follow_line
     from services.client import Client
+    from services.render.follow import Follower
 
     async with connect(url) as redis:
         if args.follow:
@@ -250,10 +252,10 @@ async def replay_live(url: str, args: argparse.Namespace, who: Any) -> None:
         print(render(record, args, who), flush=True)
         if not args.follow or finished(record):
             return
-        state = record.state_at(record.version)
+        follower = Follower(record.state_at(record.version), who, sys.stdout, board=args.board)
         print("-- following; Ctrl-C stops --", flush=True)
         async for env in Client(redis).follow(args.source, after=record.version):
-            print(follow_line(state, env.event, env.version, who), flush=True)
+            follower.show(env.event, env.version)
             if isinstance(env.event, GameFinished):
                 return
 
@@ -294,6 +296,10 @@ def register(sub: Any) -> None:
     p.add_argument("--follow", action="store_true",
                    help="then show each new event of a live game as it is played, to its end "
                         "(waits for a game that has not started yet)")
+    p.add_argument("--board", action="store_true",
+                   help="with --follow: draw the board and the players again after every turn "
+                        "(on a terminal the screen is cleared first; elsewhere they follow a "
+                        "separator line)")
     p.add_argument("--tail", type=at_least(0), default=0, metavar="N",
                    help="list only the last N events (0: all)")
     p.add_argument("--html", default="", metavar="FILE.html",

@@ -2,7 +2,8 @@
 
 Modules are discovered (every `MODULE` in the variants and scenarios packages); a module is a
 file or a package. What else a module owns is found through it: its maps (`map_packages`),
-its bot advice (`advice_for`) and its narration (`narrators`)."""
+its bot advice (`advice_for`), its narration (`narrators`) and its prompt stages
+(`declared_stages`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from events.events import Event, ModuleSpec
 from services.rules.engine import base, pieces, review, scenarios, undo, variants
 from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
+from services.rules.engine.base.stages import STAGES as BASE_STAGES
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.narration import Narrator
 from services.rules.engine.ruleset import Module, Ruleset
@@ -60,6 +62,23 @@ def narrators() -> dict[type[Event], Narrator]:
     out: dict[type[Event], Narrator] = {}
     for m in MODULES.values():
         out.update(m.narration)
+    return out
+
+
+BASE_GAME = "base"  # who declares the base game's stages, in `declared_stages`
+
+
+def declared_stages() -> dict[str, tuple[str, str]]:
+    """Every prompt stage a game may ask in: name -> (the module that declares it, or
+    `BASE_GAME`; what is decided), the base game's first, then each module's by name. A name
+    declared twice is an error: a bot could not tell the two apart."""
+    out = {name: (BASE_GAME, meaning) for name, meaning in BASE_STAGES.items()}
+    for module_name in sorted(MODULES):
+        for name, meaning in MODULES[module_name].stages.items():
+            if name in out:
+                raise ValueError(f"stage {name!r} of {module_name} is declared by "
+                                 f"{out[name][0]} already")
+            out[name] = (module_name, meaning)
     return out
 
 

@@ -79,6 +79,10 @@ class Module(Generic[MS, P]):
     maps: str = ""  # package holding this module's map files (name.toml)
     advice: Advice | None = None  # what the heuristic bot should do in this module's places
     narration: dict[type[Event], Narrator] = {}
+    # The prompt stages this module asks in (`Prompt.stage`), each with one line saying what
+    # is decided: a bot branches on these names, so every one a prompt carries is declared
+    # (the base game's in base/stages.py) and documented (docs/protocol.md, `hexlog schemas`).
+    stages: dict[str, str] = {}
     # Why a game ended, in this module's words, for each `GameFinished.reason` it gives beyond
     # the base's "victory" and "turn_limit": a sentence from the final state.
     end_reasons: dict[str, Callable[[MS], str]] = {}

@@ -371,6 +371,7 @@ class Undo(Module[State, UndoParams]):
     kind = "table"
     description = "players take moves back (policy=consent: the other seats approve; referee: the referee does; never)"
     Params = UndoParams
+    stages = {VOTE: "an undo proposal this seat must approve or reject (silence rejects)"}
 
     def install(self, rules: Rules, params: UndoParams) -> None:
         policy = params.policy

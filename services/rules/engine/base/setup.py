@@ -12,6 +12,7 @@ from services.rules.engine.base.common import require_current, take_from_bank
 from services.rules.engine.base.option_commands import setup_roads, setup_settlements
 from services.rules.engine.base.roads import free_edge
 from services.rules.engine.base.sites import check_road, check_settlement_site
+from services.rules.engine.base.stages import SETUP_ROAD, SETUP_SETTLEMENT
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, ROLL, SETUP, Rules, State
@@ -93,11 +94,11 @@ def prompt_setup(state: State) -> list[Prompt]:
     if state.setup_vertex == NO_ONE:
         sites = setup_settlements(seat, len(state.board.topo.vertices))
         options = [sites[v] for v in legal_setup_vertices(state, seat)]
-        stage = "setup_settlement"
+        stage = SETUP_SETTLEMENT
     else:
         road = setup_roads(seat, state.board.topo.n_edges)
         options = [road[e] for e in legal_setup_edges(state)]
-        stage = "setup_road"
+        stage = SETUP_ROAD
     return [Prompt(seat=seat, stage=stage, options=options, default=options[0])]
 
 

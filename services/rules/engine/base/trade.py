@@ -28,6 +28,7 @@ from events.events import (
 from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, Bundle
 from services.rules.engine.base.common import all_at_least, require_current, vector
+from services.rules.engine.base.stages import TRADE_ANSWER
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, TRADE, Rules, State, Trade
@@ -244,7 +245,7 @@ def prompt_trade(state: State) -> list[Prompt]:
         if all(trade.get[i] <= hand[i] for i in range(len(hand))):
             options.append(AcceptTrade(seat=s))
         prompts.append(
-            Prompt(seat=s, stage="trade_answer", options=options, default=options[0], may_trade=True)
+            Prompt(seat=s, stage=TRADE_ANSWER, options=options, default=options[0], may_trade=True)
         )
     return prompts
 

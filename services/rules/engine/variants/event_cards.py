@@ -62,10 +62,11 @@ from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
-from services.rules.engine.variants import event_cards_stages as stages
+from services.rules.engine.variants import event_cards_stages as stage_rules
 from services.rules.engine.variants.event_cards_advice import ADVICE
 from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
 from services.rules.engine.variants.event_cards_narration import NARRATION
+from services.rules.engine.variants.event_cards_stages import ASSIST, EARTHQUAKE, GIFT, GRANT, TAKE
 
 register({
     "event_cards.deck": "The event deck: 36 number cards, 2..12 as 1,2,3,4,5,6,5,4,3,2,1, New Year laid on the bottom five.",
@@ -124,9 +125,9 @@ def draw_and_resolve(state: State, seat: int, dealer: Dealer) -> list[Event]:
     scratch = state.copy()
     out: list[Event] = []
     emit(scratch, out, draw(scratch, seat, dealer))
-    emit(scratch, out, stages.open_event(scratch))
+    emit(scratch, out, stage_rules.open_event(scratch))
     if not ext(scratch).waiting:
-        emit(scratch, out, stages.produce_card(scratch, dealer))
+        emit(scratch, out, stage_rules.produce_card(scratch, dealer))
     return out
 
 
@@ -145,7 +146,7 @@ def evolve_drawn(state: State, e: EventCardDrawn) -> None:
     state.last_roll = e.number
     # An event that may ask for choices is always followed by `EventChoiceRequired`, which
     # moves the turn on (at once when nobody is asked, else when the stage closes).
-    if e.event not in stages.STAGE:
+    if e.event not in stage_rules.STAGE:
         after_number(state, e.number)
 
 
@@ -264,6 +265,15 @@ class EventCards(Module[State, Params]):
     Params = Params
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        EARTHQUAKE: "Earthquake: which of the seat's own roads is damaged (all seats at once)",
+        GIFT: "Good Neighbors: the card the seat gives the player on its left (all at once)",
+        GRANT: "Tournament, Calm Sea, Plentiful Year: the resource the seat takes from the "
+               "bank (all at once)",
+        ASSIST: "Neighborly Assistance: the card a leader gives, and to which poorer seat "
+                "(one leader at a time)",
+        TAKE: "Trade Advantage, Conflict: whom the seat takes a random card from",
+    }
     conflicts = {
         "pirate-islands": "Pirate Islands moves its fleet by the smaller of two dice, and event "
         "cards carry no dice values (docs/rules/event-cards.md §3 DECISION)",
@@ -290,7 +300,7 @@ class EventCards(Module[State, Params]):
         rules.redactors[EventChoiceMade] = redact_choice
         rules.redactors[NeighborsGifted] = redact_gifts
         rules.redactors[AssistanceGiven] = redact_assistance
-        stages.install(rules)
+        stage_rules.install(rules)
 
 
 MODULE = EventCards()

@@ -356,6 +356,8 @@ def prompt_stage(state: State) -> list[Prompt]:
     prompts = []
     for s in seats:
         options, default = seat_options(state, s)
+        # The phase is the stage: this prompter is installed for the five stage phases
+        # above only, which EventCards.stages declares.
         prompts.append(Prompt(seat=s, stage=state.phase, options=options, default=default))
     return prompts
 

@@ -49,9 +49,11 @@ from services.rules.engine.scenarios.barbarian_attack import (
 )
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
 from services.rules.engine.scenarios.barbarian_attack.common import (
+    CARD,
     EXT,
     KNIGHTS,
     STARTS,
+    STEAL,
     TARGET,
     AttackState,
     attack,
@@ -100,6 +102,12 @@ class BarbarianAttack(Module[State, None]):
     maps = "services.rules.engine.scenarios.barbarian_attack.maps"
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        CARD: "the choice the development card just drawn leaves: where its knight goes "
+              "(Knighthood, Swift Knight), which barbarians move (Treason), which one is "
+              "captured (Intrigue)",
+        STEAL: "after a 7's discards: whom the roller draws a random card from",
+    }
     drawing = staticmethod(drawing)
 
     def install(self, rules: Rules, params: Any) -> None:

@@ -24,7 +24,14 @@ from events.caravans import CamelPathNamed
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.caravans import scoring, vote
 from services.rules.engine.scenarios.caravans.advice import ADVICE
-from services.rules.engine.scenarios.caravans.common import EXT, NAME, CaravanState
+from services.rules.engine.scenarios.caravans.common import (
+    BID,
+    EXT,
+    NAME,
+    NAME_PATH,
+    SECOND,
+    CaravanState,
+)
 from services.rules.engine.scenarios.caravans.narration import NARRATION
 from services.rules.engine.scenarios.caravans.view import drawing, redact_named, view_ext
 from services.rules.engine.state import Rules, State
@@ -46,6 +53,13 @@ class Caravans(Module[State, None]):
     maps = "services.rules.engine.scenarios.caravans.maps"
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        BID: "a camel vote: this seat's one open bid of wool and grain (each seat in turn, "
+             "from the builder)",
+        NAME_PATH: "a camel vote: where this voter wants the camel (caravan and path), sealed "
+                   "until every voter has named one",
+        SECOND: "with Catan for Two: where the vote's second camel goes, in another caravan",
+    }
     drawing = staticmethod(drawing)
 
     def install(self, rules: Rules, params: Any) -> None:

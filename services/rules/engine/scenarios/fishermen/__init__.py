@@ -38,6 +38,7 @@ from services.rules.engine.scenarios.fishermen.common import (
     MAP,
     NAME,
     NO_FISH,
+    RETURN,
     TWO_PLAYER_START,
     FishState,
     fish,
@@ -80,6 +81,7 @@ class Fishermen(Module[State, None]):
     maps = MAPS
     advice = ADVICE
     narration = NARRATION
+    stages = {RETURN: "which fish tokens a seat above the limit of 7 gives back (its excess)"}
     drawing = staticmethod(drawing)
 
     def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:

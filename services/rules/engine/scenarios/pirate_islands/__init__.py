@@ -38,9 +38,12 @@ from services.rules.engine.scenarios.pirate_islands.advice import ADVICE
 from services.rules.engine.scenarios.pirate_islands.common import (
     EXT,
     FORTRESS,
+    GOLD,
     MAP,
     MAPS,
+    REWARD,
     SHIP,
+    STEAL,
     PirateState,
     places,
 )
@@ -96,6 +99,11 @@ class PirateIslands(Module[State, None]):
     }
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        REWARD: "a seat stronger than the pirate fleet: the resource it takes from the bank",
+        GOLD: "which resources a seat takes for what the gold fields paid it",
+        STEAL: "the roller of a 7: whom to draw a random card from, or no one",
+    }
     drawing = staticmethod(drawing)
 
     def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:

@@ -110,6 +110,11 @@ class Rivers(Module[State, None]):
     conflicts: dict[str, str] = {}  # every variant combines (combinations.md §13.3)
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        GOLD_OFFER: "a trade offer with gold made to this seat: accept or decline it",
+        NEUTRAL_BRIDGE: "with Catan for Two: where the free bridge owed to a neutral player "
+                        "goes, after building a bridge",
+    }
 
     def __init__(self) -> None:
         self.drawing = drawing  # an instance attribute: a plain function, not a method

@@ -20,6 +20,7 @@ from typing import Any
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.traders_and_barbarians import install as rules_install
 from services.rules.engine.scenarios.traders_and_barbarians.advice import ADVICE
+from services.rules.engine.scenarios.traders_and_barbarians.common import BARBARIAN, WAGON
 from services.rules.engine.scenarios.traders_and_barbarians.data import NAME
 from services.rules.engine.scenarios.traders_and_barbarians.drawing import draw
 from services.rules.engine.scenarios.traders_and_barbarians.narration import NARRATION
@@ -39,6 +40,12 @@ class TradersAndBarbarians(Module[State, None]):
     maps = "services.rules.engine.scenarios.traders_and_barbarians.maps"
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        WAGON: "the wagon part of the turn, after building and trading: move the wagon, pay "
+               "for more movement, drive off a barbarian, play a Knight, or end the turn",
+        BARBARIAN: "where a barbarian goes: to a path without one (after a 7, a Knight, or a "
+                   "barbarian driven off)",
+    }
     conflicts = {"friendly-robber": NO_ROBBER}
 
     def __init__(self) -> None:

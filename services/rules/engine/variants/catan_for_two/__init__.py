@@ -66,6 +66,11 @@ class CatanForTwo(Module[State, None]):
     seats = (2,)
     advice = ADVICE
     narration = NARRATION
+    stages = {
+        NEUTRAL: "the free road or settlement owed to a neutral player after building one: "
+                 "which neutral, and where",
+        GIVE_BACK: "a forced trade's end: the 2 cards the active seat gives back",
+    }
 
     def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
         board = Board(created["tiles"], created["harbors"])
