@@ -102,7 +102,8 @@ def test_games_lists_a_servers_games_and_a_missing_one_says_where_it_looked(
     assert result["ended"].startswith("no winner: the island was abandoned")
 
 
-def test_a_bot_whose_every_answer_is_refused_is_told_why(hexlog: Hexlog) -> None:
+def test_a_bot_whose_every_answer_is_refused_is_told_why(
+        hexlog: Hexlog, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 8: a bot in another language that signs wrongly (here the plain bot of
     docs/protocol.md with a broken signature) used to show up in the results like any other.
     Now the result names how many of its answers were refused and why, and the pool reads its
@@ -118,7 +119,7 @@ def test_a_bot_whose_every_answer_is_refused_is_told_why(hexlog: Hexlog) -> None
         commands, body = signed(pool, stream, fields, rng)
         return commands, {**body, "mac": "0" * 64}
 
-    plain_bot.answer = wrong_signature
+    monkeypatch.setattr(plain_bot, "answer", wrong_signature)  # undone after the test
     bot = threading.Thread(target=plain_bot.run, args=(admin_url(hexlog), "badsig", stop),
                            daemon=True)
     bot.start()
@@ -155,7 +156,8 @@ def admin_url(hexlog: Hexlog) -> str:
     return (hexlog.data / "valkey.url").read_text().strip()
 
 
-def slow_bot(hexlog: Hexlog, pool: str, stop: list[bool], pause: float = 0.2) -> threading.Thread:
+def slow_bot(hexlog: Hexlog, pool: str, stop: list[bool], monkeypatch: pytest.MonkeyPatch,
+             pause: float = 0.2) -> threading.Thread:
     """The plain bot of docs/protocol.md, taking `pause` s per answer: games that last."""
     signed = plain_bot.answer
 
@@ -164,7 +166,7 @@ def slow_bot(hexlog: Hexlog, pool: str, stop: list[bool], pause: float = 0.2) ->
         time.sleep(pause)
         return signed(pool, stream, fields, rng)
 
-    plain_bot.answer = slowly
+    monkeypatch.setattr(plain_bot, "answer", slowly)  # undone after the test
 
     def run() -> None:
         with contextlib.suppress(redis.RedisError, OSError):  # the server may go first
@@ -175,12 +177,13 @@ def slow_bot(hexlog: Hexlog, pool: str, stop: list[bool], pause: float = 0.2) ->
     return bot
 
 
-def test_ctrl_c_on_an_attached_play_says_the_game_goes_on(hexlog: Hexlog) -> None:
+def test_ctrl_c_on_an_attached_play_says_the_game_goes_on(
+        hexlog: Hexlog, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 6: "interrupted", and the game went on without a word."""
     up = hexlog.start("up")
     said = hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
     stop: list[bool] = []
-    slow_bot(hexlog, "slow", stop, pause=0.05)
+    slow_bot(hexlog, "slow", stop, monkeypatch, pause=0.05)
     try:
         play = hexlog.start("play", "--bots", "random,random,heuristic,slow", "--game-id", "g-on")
         hexlog.wait_for_line(play, "game g-on started", timeout=60)
@@ -204,12 +207,13 @@ def test_ctrl_c_on_an_attached_play_says_the_game_goes_on(hexlog: Hexlog) -> Non
         stop.append(True)
 
 
-def test_ctrl_c_on_up_tells_an_attached_play_what_happened(hexlog: Hexlog) -> None:
+def test_ctrl_c_on_up_tells_an_attached_play_what_happened(
+        hexlog: Hexlog, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 6: `play` died with "lost Redis … Without REDIS_URL hexlog starts its own"."""
     up = hexlog.start("up")
     hexlog.wait_for_line(up, "supervising rules, projections and bots", timeout=60)
     stop: list[bool] = []
-    slow_bot(hexlog, "slow", stop)
+    slow_bot(hexlog, "slow", stop, monkeypatch)
     try:
         play = hexlog.start("play", "--bots", "random,random,heuristic,slow", "--game-id", "g-up")
         hexlog.wait_for_line(play, "game g-up started", timeout=60)

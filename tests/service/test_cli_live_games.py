@@ -19,7 +19,8 @@ from services.rules.service import RulesService
 
 
 def args(game: str, credential: str = "") -> argparse.Namespace:
-    return argparse.Namespace(source=game, at=None, tail=0, follow=True, credential=credential)
+    return argparse.Namespace(source=game, at=None, tail=0, follow=True, credential=credential,
+                              board=False)
 
 
 async def test_follow_streams_new_events_until_the_end(
@@ -56,7 +57,8 @@ async def test_a_private_view_of_a_live_game_needs_the_credential(service: Rules
         await replay_live(url, args("g-private", creds[0]), Viewer(referee=True))
     referee = (await created_outcome(service.store, req) or {})["referee"]
     await replay_live(url, argparse.Namespace(source="g-private", at=None, tail=0, follow=False,
-                                              credential=referee), Viewer(referee=True))
+                                              credential=referee, board=False),
+                      Viewer(referee=True))
 
 
 async def test_the_referee_audits_a_live_game_with_the_secret_seed(service: RulesService, url: str) -> None:
