@@ -172,7 +172,7 @@ def record_for(args: argparse.Namespace, who: Any, command: str) -> Any:
 
 
 def viewer(args: argparse.Namespace) -> Any:
-    from services.audit.replay import Viewer
+    from services.render.replay import Viewer
 
     try:
         return Viewer.parse(args.as_)
@@ -195,7 +195,7 @@ def write_page(args: argparse.Namespace, who: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from services.audit.replay import Viewer
+    from services.render.replay import Viewer
 
     try:
         who = Viewer.parse(args.as_)
@@ -230,7 +230,7 @@ def warn_header(head: dict[str, Any], record: Any) -> None:
 
 
 def render(record: Any, args: argparse.Namespace, who: Any) -> str:
-    from services.audit.replay import render as render_replay
+    from services.render.replay import render as render_replay
 
     try:
         return render_replay(record, args.at, who, tail=args.tail)

@@ -127,9 +127,9 @@ async def write_html(url: str, out: Path, result: dict[str, Any],
                      games: list[dict[str, Any]]) -> None:
     """report.html (standings, ratings chart, every game) and a replay page per game in
     games/ (the games are over: everything is public; pages show the spectator's view)."""
-    from services.audit.replay import Viewer
     from services.cli.progress import CountProgress
     from services.render.page import replay_page
+    from services.render.replay import Viewer
     from services.render.tournament_page import tournament_page
     from services.rules.record import load_record
     from services.runtime.users import role_url

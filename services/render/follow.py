@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from events.events import Event, GameFinished, TurnEnded
-from services.audit.replay import Viewer, follow_line
+from services.render.replay import Viewer, follow_line
 from services.render.text import players_table, render_board, status_line
 from services.rules.engine import view
 from services.rules.engine.state import State

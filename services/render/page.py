@@ -23,9 +23,9 @@ from typing import Any
 
 from events.disputes import RulingReviewed
 from events.events import Event
-from services.audit.replay import Viewer, reverted_versions
 from services.render.narrate import Context, narrate
 from services.render.picture import highlight_of, last_move
+from services.render.replay import Viewer, reverted_versions
 from services.render.svg import frame_of, pieces_layer, svg_open, terrain_layer
 from services.rules.engine import evolve, initial_state, view
 from services.rules.record import GameRecord

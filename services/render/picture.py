@@ -17,8 +17,8 @@ import msgspec
 
 from events.events import Event
 from events.prompts import View
-from services.audit.replay import Viewer, fold_to
 from services.render.narrate import Context, narrate
+from services.render.replay import Viewer, fold_to
 from services.render.svg import (
     Highlight,
     board_svg,

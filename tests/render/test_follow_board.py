@@ -13,8 +13,8 @@ import pytest
 
 from events.events import GameFinished, TurnEnded
 from services.audit.archive import read_file
-from services.audit.replay import Viewer, follow_line
 from services.render.follow import CLEAR, SEPARATOR, Follower
+from services.render.replay import Viewer, follow_line
 from services.render.text import render_board
 from services.rules.record import GameRecord
 

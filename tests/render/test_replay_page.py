@@ -15,8 +15,8 @@ import pytest
 from recording import Recorder, bot_chooser
 
 from events.events import CardStolen, CityBuilt, DevelopmentCardBought, SettlementBuilt
-from services.audit.replay import Viewer
 from services.render.page import replay_page
+from services.render.replay import Viewer
 from services.rules.record import GameRecord
 
 DEV_CARDS = ("knight", "victory point", "road building", "year of plenty", "monopoly")

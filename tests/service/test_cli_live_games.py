@@ -12,9 +12,9 @@ import pytest
 from service_helpers import Script, create_game, create_request, created_outcome, pump, send
 
 from services.audit.audit import audit
-from services.audit.replay import Viewer
 from services.cli.archives import live_for_audit
 from services.cli.replay import CliError, replay_live
+from services.render.replay import Viewer
 from services.rules.service import RulesService
 
 

@@ -39,7 +39,7 @@ from events.disputes import (
 from events.envelope import EventEnvelope
 from events.events import DiceRolled, GameCreated, ModuleSpec, ResourcesProduced, SettlementBuilt
 from services.audit.audit import audit
-from services.audit.replay import Viewer, render
+from services.render.replay import Viewer, render
 from services.rules.engine import RULES, RULES_VERSION
 from services.rules.engine.state import MAIN, ROLL, State
 from services.rules.record import load_record

@@ -1,4 +1,4 @@
-"""Replays (services/audit/replay.py): the fold of the archived log at any version equals the
+"""Replays (services/render/replay.py): the fold of the archived log at any version equals the
 live state the game had at that version — undo included, for every ruleset — and a seat's
 replay never shows another seat's hand, development cards or the seed before the end."""
 
@@ -17,7 +17,7 @@ from events.events import CardStolen, DevelopmentCardBought, GameFinished, Modul
 from events.types import DEV_CARDS, RESOURCES
 from services.audit.archive import dump_lines, read_lines
 from services.audit.audit import audit
-from services.audit.replay import Viewer, render
+from services.render.replay import Viewer, render
 from services.rules.engine import Rejected, view
 from services.rules.record import GameRecord
 
