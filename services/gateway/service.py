@@ -385,7 +385,7 @@ class Gateway:
     # -- pictures --------------------------------------------------------------------------
 
     async def picture(self, table_id: str, kind: str) -> bytes:
-        from services.audit.replay import Viewer
+        from services.render.replay import Viewer
         from services.render.page import replay_page
         from services.render.picture import picture, to_png
         from services.rules.record import load_record
