@@ -1,5 +1,7 @@
 """The gateway's HTTP API as a chat adapter uses it (httpx): the lobby, commands, streams,
-pictures. Nothing here knows a rule: commands and prompts are JSON objects passed through."""
+pictures. Nothing here knows a rule: commands and prompts are JSON objects passed through.
+The lobby's answers are the gateway's as they are: each holds the table as `table`
+(docs/protocol.md §11), beside `owner_token`, or `seat` and `token`."""
 
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ class GatewayClient:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         r = await self.http.request(method, path, json=body, headers=headers, params=params)
         data: Json = r.json() if r.content else {}
-        if r.status_code >= 400 and r.status_code != 422:
+        # A 422 with a `status` is a command's outcome (rejected, with its rule): an answer.
+        if r.status_code >= 400 and not (r.status_code == 422 and "status" in data):
             raise GatewayError(r.status_code, str(data.get("error", r.text))[:300])
         return data
 

@@ -53,7 +53,11 @@ ALIASES = {"settlement": "settle", "s": "settle", "r": "road", "c": "city", "e":
 
 
 class MoveError(ValueError):
-    """A text that is not a move; the text says what was expected."""
+    """A text that is not a move; the text, one sentence, says what to send instead."""
+
+
+NOTHING_WAITS = "Nothing waits for a move of yours now; your next prompt comes by direct message."
+HELP = "`help` lists the moves"
 
 
 def help_text() -> str:
@@ -66,16 +70,18 @@ def parse(text: str, prompt: Json | None, seat: int) -> Json:
     """The command a text means for `seat` (MoveError if it means none)."""
     words = text.strip().lower().split()
     if not words:
-        raise MoveError("an empty move")
+        raise MoveError(f"No move given: send one such as `roll` or `#2` ({HELP}).")
     head, args = ALIASES.get(words[0], words[0]), words[1:]
     if head.startswith("#") or head.isdigit():
         return option(head.lstrip("#"), prompt)
     if head == "default":
         if prompt is None:
-            raise MoveError("no prompt is waiting for you")
+            raise MoveError(NOTHING_WAITS)
         return dict(prompt["default"])
     if head == "trade":
-        give, get = [a for a in args if a != "for"][:2] if len(args) >= 2 else ("", "")
+        if len([a for a in args if a != "for"]) != 2:
+            raise MoveError(f"Usage: `{TEXT_WORDS['trade'].replace(': ', '` (', 1)}).")
+        give, get = [a for a in args if a != "for"]
         return matched({"type": "MaritimeTrade", "seat": seat, "give": resource(give),
                         "get": resource(get)}, prompt)
     if head == "discard":
@@ -85,20 +91,26 @@ def parse(text: str, prompt: Json | None, seat: int) -> Json:
                         "resource": resource(args[0] if args else "")}, prompt)
     if head == "plenty":
         if len(args) != 2:
-            raise MoveError("plenty takes two resources, e.g. `plenty ore wool`")
+            raise MoveError("Year of plenty takes two resources, e.g. `plenty ore wool`.")
         return matched({"type": "PlayYearOfPlenty", "seat": seat,
                         "resources": [resource(a) for a in args]}, prompt)
     word = WORDS.get(head)
     if word is None:
-        raise MoveError(f"{words[0]!r} is not a move (`help` lists them)")
+        raise MoveError(f"`{words[0]}` is not a move; {HELP}.")
     if len(args) > len(word.fields) or (word.fields and not args and word.fields[0] != "victim"):
-        raise MoveError(f"usage: {word.help}")
+        raise MoveError(f"Usage: {usage(word)}.")
     values: Json = {}
     for name, value in zip(word.fields, args, strict=False):
         if not value.isdigit():
-            raise MoveError(f"{name}: a number, not {value!r} ({word.help})")
+            raise MoveError(f"The {name} is a number, not `{value}`: {usage(word)}.")
         values[name] = int(value)
     return matched({"type": kind(word, prompt), "seat": seat, **values}, prompt)
+
+
+def usage(word: Word) -> str:
+    """`road E` (a road on edge E): a word's form, then what it does."""
+    form, _, meaning = word.help.partition(": ")
+    return f"`{form}` ({meaning})" if meaning else f"`{form}`"
 
 
 def kind(word: Word, prompt: Json | None) -> str:
@@ -122,18 +134,32 @@ def matched(command: Json, prompt: Json | None) -> Json:
 
 def option(number: str, prompt: Json | None) -> Json:
     if prompt is None:
-        raise MoveError("no prompt is waiting for you")
+        raise MoveError(NOTHING_WAITS)
     options = prompt["options"]
+    if not options:
+        raise MoveError(no_options(prompt))
     if not number.isdigit() or not 1 <= int(number) <= len(options):
-        raise MoveError(f"#N: N from 1 to {len(options)}")
+        some = ("its one option is #1" if len(options) == 1
+                else f"its options are #1 to #{len(options)}")
+        raise MoveError(f"There is no option #{number} in this prompt: {some}.")
     return dict(options[int(number) - 1])
+
+
+def no_options(prompt: Json) -> str:
+    """What to send to a prompt that numbers no option (a discard: the cards are yours to
+    choose)."""
+    if prompt.get("discard"):
+        return (f"This prompt has no numbered options: discard {prompt['discard']} cards with "
+                "`discard brick=1 ore=2 …` (any cards of your hand), or send `default`.")
+    return f"This prompt has no numbered options: send a move in words ({HELP}) or `default`."
 
 
 def resource(text: str) -> str:
     for r in RESOURCES:
         if text and r.startswith(text):
             return r
-    raise MoveError(f"{text!r} is not a resource ({', '.join(RESOURCES)})")
+    named = f"`{text}` is not a resource" if text else "Name a resource"
+    raise MoveError(f"{named}: {', '.join(RESOURCES[:-1])} or {RESOURCES[-1]}.")
 
 
 def bundle(args: list[str]) -> dict[str, int]:
@@ -141,11 +167,11 @@ def bundle(args: list[str]) -> dict[str, int]:
     for a in args:
         name, _, count = a.partition("=")
         if count and not count.isdigit():
-            raise MoveError(f"discard: {a!r} is not resource=count")
+            raise MoveError(f"`{a}` is not resource=count, e.g. `discard brick=1 ore=2`.")
         r = resource(name)
         out[r] = out.get(r, 0) + (int(count) if count else 1)
     if not out:
-        raise MoveError("discard: which cards, e.g. `discard brick=1 ore=2`")
+        raise MoveError("Say which cards to discard, e.g. `discard brick=1 ore=2`.")
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import structlog
 
 from services.chat.gateway_client import GatewayClient, GatewayError
-from services.chat.moves import MoveError, describe, help_text, parse
+from services.chat.moves import NOTHING_WAITS, MoveError, describe, help_text, parse
 from services.chat.platform import ChatPlatform
 from services.chat.words import hand_text, said
 
@@ -46,6 +46,7 @@ class Player:
     token: str
     prompt: Json | None = None
     prompt_version: int = -1
+    prompt_deadline: int | None = None  # ms since the epoch
     version: int = 0
     view: Json | None = None
     hand_said: str = ""
@@ -101,12 +102,15 @@ class ChatTables:
                 await self.lobby(room, user, text.split()[1:], direct)
             elif direct:
                 game = self.game_of(user)
-                if game is not None:
+                if game is None:
+                    await self.chat.whisper(user, "You sit at no game now: `!catan join` in a "
+                                                  "room with a table takes a seat.")
+                else:
                     await self.move(game, user, text, None)
             elif text.startswith("!") and room in self.games and user in self.games[room].players:
                 await self.move(self.games[room], user, text[1:], room)
         except GatewayError as exc:
-            await self.reply(room, user, direct, f"✗ {exc}")
+            await self.reply(room, user, direct, f"✗ {refusal_text(exc)}")
 
     async def reply(self, room: str, user: str, direct: bool, text: str) -> None:
         if direct:
@@ -133,12 +137,14 @@ class ChatTables:
             mine = self.game_of(user)
             player = mine.players.get(user) if mine is not None else None
             if player is None or player.view is None:
-                await self.chat.whisper(user, "no hand yet")
+                await self.chat.whisper(user, "You have no hand yet: it comes once a game you "
+                                              "sit at starts.")
             else:
                 await self.chat.whisper(user, hand_text(player.view, player.seat))
             return
         if game is None:
-            await self.reply(room, user, direct, f"no table here: `{PREFIX} new` makes one")
+            await self.reply(room, user, direct, f"There is no table in this room: "
+                                                 f"`{PREFIX} new` makes one.")
             return
         if verb == "join":
             await self.join(game, user)
@@ -147,7 +153,8 @@ class ChatTables:
         elif verb == "leave":
             player = game.players.get(user)
             if player is None:
-                await self.reply(room, user, direct, "you hold no seat here")
+                await self.reply(room, user, direct, "You hold no seat at this table, so "
+                                                     "there is none to leave.")
                 return
             await self.gateway.leave(game.table, player.token)
             del game.players[user]
@@ -160,15 +167,17 @@ class ChatTables:
         elif verb == "contest":
             await self.contest(game, user, words[1:])
         else:
-            await self.reply(room, user, direct, f"unknown command {verb!r}; `{PREFIX} help`")
+            await self.reply(room, user, direct, f"`{PREFIX} {verb}` is not a command; "
+                                                 f"`{PREFIX} help` lists them.")
 
     # -- the lobby -------------------------------------------------------------------------
 
     async def new(self, room: str, user: str, args: list[str]) -> None:
         running = self.games.get(room)
         if running is not None and not running.finished and not await self.expired(running):
-            await self.reply(room, user, False, f"a game is on here ({running.table}); "
-                                                 "it must end first")
+            await self.reply(room, user, False, f"A game is on in this room "
+                                                 f"({running.table}): a new table can be made "
+                                                 "once it ends.")
             return
         modules: list[Json] = []
         seats, deadline_ms = 4, self.settings.deadline_ms
@@ -183,7 +192,9 @@ class ChatTables:
                 elif flag == "--deadline" and value.isdigit():
                     deadline_ms = int(value) * 1000
                 else:
-                    raise ValueError(f"{flag} {value}: not an option (`{PREFIX} help`)")
+                    raise ValueError(f"`{' '.join(filter(None, (flag, value)))}` is not an "
+                                     f"option of `{PREFIX} new`: it takes --variant NAME[:k=v], "
+                                     "--seats N and --deadline SECONDS.")
         except ValueError as exc:
             await self.reply(room, user, False, f"✗ {exc}")
             return
@@ -199,7 +210,8 @@ class ChatTables:
 
     async def join(self, game: ChatGame, user: str) -> None:
         if user in game.players:
-            await self.reply(game.room, user, False, "you sit here already")
+            await self.reply(game.room, user, False, f"You sit at this table already "
+                                                      f"(seat {game.players[user].seat}).")
             return
         name = user.lstrip("@").split(":", 1)[0][:40] or "player"
         joined = await self.gateway.join(game.table, name)
@@ -221,14 +233,14 @@ class ChatTables:
 
     async def start(self, game: ChatGame, user: str, args: list[str]) -> None:
         if game.started:
-            await self.reply(game.room, user, False, "the game is on already")
+            await self.reply(game.room, user, False, "The game has started already.")
             return
         if user != game.creator and user not in game.players:
-            await self.reply(game.room, user, False, "only the table's creator or a seated "
-                                                     f"player starts it (`{PREFIX} join` first)")
+            await self.reply(game.room, user, False, "Only the table's creator or a seated "
+                                                     f"player starts it (`{PREFIX} join` first).")
             return
         fill = args[1] if len(args) == 2 and args[0] == "--bots" else self.settings.fill
-        table = await self.gateway.start(game.table, game.owner, fill)
+        table = (await self.gateway.start(game.table, game.owner, fill))["table"]
         game.started = True
         game.names = [str(s["name"]) for s in table["seats"]]
         seats = ", ".join(f"{i}: {n}{' (bot)' if s['kind'] == 'bot' else ''}"
@@ -248,7 +260,10 @@ class ChatTables:
             await self.reply(game.room, user, direct, help_text())
             return
         if not game.started or game.finished:
-            await self.reply(game.room, user, direct, "the game is not on")
+            await self.reply(game.room, user, direct,
+                             f"The game is over: `{PREFIX} new` makes another table."
+                             if game.finished else
+                             f"The game has not started yet: `{PREFIX} start` starts it.")
             return
         try:
             command = parse(text, player.prompt, player.seat)
@@ -274,26 +289,51 @@ class ChatTables:
                                                  command_id)
         if outcome.get("status") == "accepted":
             await self.post_picture(game)
+        elif outcome.get("status") == "rejected" and outcome.get("rule_id") == STALE:
+            await self.overtaken(game, player, command, version, direct)
         elif outcome.get("status") == "rejected":
             await self.reply(game.room, player.user, direct,
                              f"✗ `{describe(command)}` refused: {outcome.get('message')} "
                              f"[{outcome.get('rule_id')}] · to contest: "
                              f"`{PREFIX} contest {command_id} WHY`")
         elif "error" in outcome:
-            await self.reply(game.room, player.user, direct, f"✗ {outcome['error']}")
+            await self.reply(game.room, player.user, direct,
+                             f"✗ `{describe(command)}` was refused: {outcome['error']}.")
         else:
             await self.reply(game.room, player.user, direct,
-                             f"… `{describe(command)}` sent; no answer yet")
+                             f"… `{describe(command)}` is sent; the rules service has not "
+                             "answered yet (the game's news will show what it did).")
+
+    async def overtaken(self, game: ChatGame, player: Player, command: Json, version: int,
+                        direct: bool) -> None:
+        """A move sent for a version the game has left: the prompt it answered was answered
+        already (a second message, a default move at the deadline) or another seat moved
+        first. Contesting that would only be upheld: what helps is the prompt now."""
+        await self.reply(game.room, player.user, direct,
+                         f"✗ `{describe(command)}` came too late: that prompt was already "
+                         "answered or overtaken by the game, so nothing was played.")
+        if player.prompt is not None and player.prompt_version > version:
+            await self.chat.whisper(player.user, prompt_text(
+                {"version": player.prompt_version, "deadline": player.prompt_deadline,
+                 "prompt": player.prompt}))
+        else:
+            await self.chat.whisper(player.user, NOTHING_WAITS)
 
     async def contest(self, game: ChatGame, user: str, args: list[str]) -> None:
         player = game.players.get(user)
-        if player is None or len(args) < 2:
+        if player is None:
             await self.reply(game.room, user, False,
-                             f"usage: `{PREFIX} contest COMMAND_ID WHY` (players only)")
+                             "Only a player at this table may contest one of its rulings.")
+            return
+        if len(args) < 2:
+            await self.reply(game.room, user, False,
+                             f"Usage: `{PREFIX} contest COMMAND_ID WHY` (the command id is in "
+                             "the refusal).")
             return
         command = {"type": "ContestRuling", "seat": player.seat, "command_id": args[0],
                    "claim": " ".join(args[1:])[:280]}
-        await self.send(game, player, command, player.version, False, retries=5)
+        # Not tied to a turn: sent again at the version judged while bots move the game on.
+        await self.send(game, player, command, player.version, False, retries=20)
 
     # -- what the game says ----------------------------------------------------------------
 
@@ -359,6 +399,7 @@ class ChatTables:
             elif kind == "prompt":
                 player.prompt = line["prompt"]
                 player.prompt_version = int(line["version"])
+                player.prompt_deadline = line.get("deadline")
                 await self.chat.whisper(player.user, prompt_text(line))
                 deadline = line.get("deadline")
                 if deadline:
@@ -402,11 +443,29 @@ def variant(text: str) -> Json:
     """`victory-points:target=6` as a module spec."""
     name, _, rest = text.partition(":")
     if not name:
-        raise ValueError("--variant NAME[:k=v,...]")
+        raise ValueError("`--variant` needs a module's name, e.g. "
+                         "`--variant victory-points:target=6` (`hexlog rulesets` lists them).")
     params: Json = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise ValueError(f"--variant: {item!r} is not key=value")
+            raise ValueError(f"`{item}` is not key=value in `--variant {text}`.")
         params[key] = int(value) if value.lstrip("-").isdigit() else value
     return {"name": name, "params": params}
+
+
+def refusal_text(exc: GatewayError) -> str:
+    """The gateway's one-line refusal (`field: why`) as a sentence for a chat room."""
+    field, _, why = str(exc).rstrip(".").partition(": ")
+    if exc.status == 404 and field == "table":
+        return (f"This room's table is gone (a table not started in time expires): "
+                f"`{PREFIX} new` makes another.")
+    if exc.status == 429:
+        return f"Not so fast: {why}."
+    if exc.status >= 500:
+        return f"The game service did not answer ({why}); try again in a moment."
+    if field.startswith("modules") and why:
+        return f"That variant cannot be played: {why}."
+    if field in ("table", "seat", "fill") and why:
+        return f"{why[0].upper()}{why[1:]}." if not why.startswith("t-") else f"Table {why}."
+    return f"The gateway refused that: {exc}."

@@ -46,20 +46,31 @@ def cmd_up(args: argparse.Namespace) -> int:
     import os
 
     from bots.registry import parse_bot_spec
+    from services.chat.try_out import local_homeserver, wants_local
     from services.cli.options import data_dir
     from services.cli.server import redis_problem, say, server_for
     from services.cli.up_checks import only_up, port_is_free
+    from services.gateway.listening import announce_when_listening
     from services.runtime import processes
     from services.runtime.logging import configure
     from services.runtime.users import pools_url, role_url
 
     configure(args.log_level)
     specs = check_bots(args.bots)
+    local = wants_local(args)  # --homeserver local: a throwaway Synapse (docs/chat.md)
+    if local:
+        from services.chat.local_synapse import free_port, missing
+
+        if problem := missing():
+            raise UsageError(problem)
+        if not (args.gateway_port or args.gateway):  # the adapter plays through a gateway
+            args.gateway_port = free_port(8080)
     if args.gateway_port:
         need_extra("gateway")
     if args.matrix:
         need_extra("matrix")
-        check_matrix(args, "--matrix")
+        if not local:
+            check_matrix(args, "--matrix")
     if args.gateway_port:
         port_is_free(args.host, args.gateway_port, "--gateway-port")
     if args.port:
@@ -69,7 +80,8 @@ def cmd_up(args: argparse.Namespace) -> int:
         port_is_free("127.0.0.1", args.port, "--port")
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with only_up(data_dir(args)), server_for(args, "up", reachable=False,
-                                              cluster=args.cluster) as server:
+                                              cluster=args.cluster) as server, \
+            local_homeserver(args, data_dir(args), say):
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
         url = server.url
         if args.port:
@@ -109,9 +121,8 @@ def cmd_up(args: argparse.Namespace) -> int:
         try:
             say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
                 f"{processes.log_dir()}; Ctrl-C stops")
-            if args.gateway_port:
-                say(f"gateway: http://{args.host}:{args.gateway_port}/v1/tables "
-                    f"(OpenAPI: /v1/openapi, health: /health)")
+            if args.gateway_port:  # once it answers: a client that reads it may connect
+                announce_when_listening(args.host, args.gateway_port, say)
             say("in another terminal: `hexlog play` plays a game on this server, "
                 "`hexlog replay GAME --follow` watches one")
             supervisor.run_forever()
@@ -165,6 +176,9 @@ def check_matrix(args: argparse.Namespace, what: str) -> None:
     import os
 
     env = os.environ.get
+    if args.homeserver == "local":
+        raise UsageError(f"{what} --homeserver local: only `hexlog up --matrix` starts a local "
+                         "homeserver (docs/chat.md, Try it locally)")
     if not ((args.homeserver or env("MATRIX_HOMESERVER")) and (args.matrix_user or
                                                                env("MATRIX_USER"))):
         raise UsageError(f"{what} needs --homeserver and --matrix-user (or MATRIX_HOMESERVER "
@@ -304,7 +318,8 @@ def add_gateway_options(p: Any, up: bool = False) -> None:
     p.add_argument("--gateway", default="" if up else "http://127.0.0.1:8080",
                    help="matrix: the gateway's URL")
     p.add_argument("--homeserver", default="",
-                   help="matrix: the homeserver's URL (default $MATRIX_HOMESERVER)")
+                   help="matrix: the homeserver's URL (default $MATRIX_HOMESERVER); `local` "
+                        "(up only): a throwaway Synapse on this machine, to try it out")
     p.add_argument("--matrix-user", default="",
                    help="matrix: the bot's user id, e.g. @catan:example.org (default "
                         "$MATRIX_USER; its access token in $MATRIX_TOKEN)")

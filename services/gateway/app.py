@@ -6,15 +6,19 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from typing import Any
 
 import structlog
+import uvicorn
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 
 from services.gateway.errors import HANDLERS, bounded_nesting
 from services.gateway.limits import MAX_BODY_BYTES, GatewayLimits
+from services.gateway.listening import listening_line
 from services.gateway.routes import ROUTES
 from services.gateway.service import Gateway
 from services.store.connect import connect
@@ -24,7 +28,10 @@ log = structlog.get_logger("hexlog.gateway")
 VERSION = "1"
 DESCRIPTION = (
     "Play hexlog over HTTP: the lobby, seats' commands, NDJSON and SSE game streams "
-    "(docs/protocol.md §11). Every error is one line, `{\"error\": \"<field>: <why>\"}`. "
+    "(docs/protocol.md §11). Every lobby answer is an object with the table under `table` "
+    "(the listing: `tables`) beside the route's own fields. A route that needs a token "
+    "answers 401 without one, before it reads the body. "
+    "Every error is one line, `{\"error\": \"<field>: <why>\"}`. "
     "Limits: bodies of 16 KiB (commands) and 8 KiB (lobby), JSON nested at most 32 deep; "
     "a request's line and headers, then its body, within the read timeout (10 s; 408); "
     "per address 64 connections, 8 open streams, 3 open tables and one seat per table; per "
@@ -57,11 +64,20 @@ def build_app(redis_url: str, limits: GatewayLimits | None = None) -> Litestar:
     )
 
 
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, saying `listening_line` on stderr once its socket is bound."""
+
+    async def startup(self, sockets: list[Any] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers:  # bound (a failed bind has exited already)
+            port = int(self.servers[0].sockets[0].getsockname()[1])  # the real one, for port 0
+            print(f"hexlog: {listening_line(self.config.host, port)}", file=sys.stderr,
+                  flush=True)
+
+
 def run(redis_url: str, host: str = "127.0.0.1", port: int = 8080,
         limits: GatewayLimits | None = None) -> None:
     """Serve the gateway (uvicorn, with the connection's limits) until SIGTERM/SIGINT."""
-    import uvicorn
-
     from services.gateway.transport import guarded_protocol
 
     limits = limits or GatewayLimits()
@@ -70,4 +86,4 @@ def run(redis_url: str, host: str = "127.0.0.1", port: int = 8080,
                             timeout_graceful_shutdown=3, http=guarded_protocol(limits),
                             ws="none")  # no WebSocket route: no upgrade to take
     log.info("gateway serving", host=host, port=port, trusted=list(limits.trusted))
-    uvicorn.Server(config).run()
+    AnnouncingServer(config).run()

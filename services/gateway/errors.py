@@ -11,7 +11,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
-from services.gateway.limits import MAX_JSON_DEPTH, nested_deeper
+from services.gateway.limits import MAX_JSON_DEPTH, nested_deeper, retry_seconds
 from services.gateway.messages import ErrorBody
 
 WHY = {
@@ -55,7 +55,8 @@ async def bounded_nesting(request: Request[Any, Any, Any]) -> None:
 
 
 def problem_response(_: Request[Any, Any, Any], exc: Problem) -> Response[dict[str, str]]:
-    headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after else {}
+    later = exc.retry_after or exc.status == 429  # a 429 always says when to come back
+    headers = {"Retry-After": str(retry_seconds(exc.retry_after))} if later else {}
     return Response({"error": one_line(str(exc))}, status_code=exc.status, headers=headers)
 
 

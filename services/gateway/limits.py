@@ -9,13 +9,19 @@ per-address limits; per-token and global limits bind everyone.
 
 In-process: each gateway process limits what reaches it (a deployment with several processes
 puts a proxy's limits in front, as usual); the lobby's quotas live in Redis and hold across
-processes. A refused request gets 429 and `Retry-After`.
+processes. A refused request gets 429 and `Retry-After` (whole seconds, at least 1; the
+error's text says the wait to a tenth of a second, rounded up).
+
+A seat's commands past its rate still go through when each is the seat's first at the game's
+version now (`FirstAnswers`, service.Gateway.first_answer): a client that answers each prompt
+once is never refused, however fast the game's other seats make it go.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import math
 import re
 import time
 from collections import OrderedDict
@@ -97,6 +103,35 @@ class Buckets:
         while len(self.level) > self.limits.clients:
             self.level.popitem(last=False)
         return wait
+
+
+def retry_seconds(wait: float) -> int:
+    """`Retry-After`: whole seconds, rounded up, at least 1 (never 0, which means now)."""
+    return max(1, math.ceil(wait))
+
+
+def retry_text(wait: float) -> str:
+    """The wait in an error's text: tenths of a second, rounded up, at least 0.1."""
+    return f"retry in {max(1, math.ceil(wait * 10 - 1e-9)) / 10:.1f}s"
+
+
+@dataclass
+class FirstAnswers:
+    """The newest game version each seat token sent a command at while past its rate (the
+    least recently seen forgotten first once `limits.clients` are kept)."""
+
+    limits: GatewayLimits
+    newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+    def first(self, token: str, version: int) -> bool:
+        """Whether this is the token's first command at `version` (counted if so)."""
+        if version <= self.newest.get(token, -1):
+            return False
+        self.newest.pop(token, None)
+        self.newest[token] = version
+        while len(self.newest) > self.limits.clients:
+            self.newest.popitem(last=False)
+        return True
 
 
 @dataclass

@@ -1,6 +1,10 @@
 """The gateway's request and response bodies (msgspec Structs: Litestar decodes and documents
 them as they are). Requests refuse unknown fields; sizes and ranges are bounded here, nesting
-before decoding (limits.nested_deeper)."""
+before decoding (limits.nested_deeper).
+
+Every lobby answer has one shape: an object whose `table` is the table as anyone sees it now
+(`tables` for the listing), beside the route's own fields (`owner_token`; `seat` and `token`;
+`seat` and `forfeited`). A client reads a table from the same place whichever route it called."""
 
 from __future__ import annotations
 
@@ -23,8 +27,22 @@ class CreateTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class TableCreated(msgspec.Struct, kw_only=True):
+    """`POST /v1/tables`: the new table and the token that owns it."""
+
     table: Table
     owner_token: str
+
+
+class TableAnswer(msgspec.Struct, kw_only=True):
+    """`GET /v1/tables/{id}`, `POST …/start`, `DELETE …/seats/{seat}`: the table now."""
+
+    table: Table
+
+
+class TableList(msgspec.Struct, kw_only=True):
+    """`GET /v1/tables`: the newest tables, newest first."""
+
+    tables: list[Table]
 
 
 class JoinTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -33,7 +51,9 @@ class JoinTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, kw_only=True):
-    table: str
+    """`POST …/join`: the table with the new holder, the seat taken and its seat token."""
+
+    table: Table
     seat: int
     token: str
 
@@ -57,7 +77,10 @@ class CommandResult(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class Left(msgspec.Struct, kw_only=True):
-    table: str
+    """`POST …/leave`: the table now, the seat given back, and whether that forfeited it
+    (after the start)."""
+
+    table: Table
     seat: int
     forfeited: bool
 

@@ -3,13 +3,13 @@ request and response types without a second model layer; OpenAPI at /v1/openapi)
 
 | route | who | what |
 |---|---|---|
-| `GET /v1/tables` | anyone | the newest tables, at most 3 of each creator |
-| `POST /v1/tables` | anyone | create a table → its owner token (3 open tables per address; an unstarted table expires) |
-| `GET /v1/tables/{id}` | anyone | one table |
-| `POST /v1/tables/{id}/join` | anyone | take an open seat → a seat token (one seat per address and table) |
-| `DELETE /v1/tables/{id}/seats/{seat}` | the owner | free a seat before the start; its holder's token stops working |
-| `POST /v1/tables/{id}/leave` | a seat | give the seat back (before the start) or forfeit it |
-| `POST /v1/tables/{id}/start` | the owner | fill open seats with bots, start the game |
+| `GET /v1/tables` | anyone | `{"tables"}`: the newest, at most 3 of each creator |
+| `POST /v1/tables` | anyone | create a table → `{"table", "owner_token"}` (3 open tables per address; an unstarted table expires) |
+| `GET /v1/tables/{id}` | anyone | `{"table"}` |
+| `POST /v1/tables/{id}/join` | anyone | take an open seat → `{"table", "seat", "token"}` (one seat per address and table) |
+| `DELETE /v1/tables/{id}/seats/{seat}` | the owner | free a seat before the start → `{"table"}`; its holder's token stops working |
+| `POST /v1/tables/{id}/leave` | a seat | give the seat back (before the start) or forfeit it → `{"table", "seat", "forfeited"}` |
+| `POST /v1/tables/{id}/start` | the owner | fill open seats with bots, start the game → `{"table"}` |
 | `POST /v1/tables/{id}/commands` | a seat | a command, signed by the gateway for that seat only |
 | `GET /v1/tables/{id}/stream` | a seat, or anyone as a spectator | NDJSON lines (streams.py) |
 | `GET /v1/tables/{id}/events` | the same | the same lines as Server-Sent Events |
@@ -18,7 +18,8 @@ request and response types without a second model layer; OpenAPI at /v1/openapi)
 | `GET /health`, `GET /ready` | anyone | the process answers; Redis and the rules service too |
 
 A token is sent as `Authorization: Bearer <token>` (or `?token=` on the SSE route, which a
-browser's EventSource cannot give headers). Every error is one line, `{"error": "<field>:
+browser's EventSource cannot give headers). A route that needs one refuses a request without it
+(or with another kind of Authorization) with 401 before it reads the body (`token_needed`). Every error is one line, `{"error": "<field>:
 <why>"}`, with the HTTP status that fits (errors.py); the limits are in limits.py, and the
 ones on the connection itself (read timeout, connections per address) in transport.py.
 """
@@ -30,10 +31,13 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, delete, get, post
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
 from litestar.response import ServerSentEvent, Stream
 from litestar.response.sse import ServerSentEventMessage
 
 from services.gateway.errors import Problem, responses
+from services.gateway.examples import documented
 from services.gateway.limits import MAX_BODY_BYTES, MAX_LOBBY_BODY_BYTES
 from services.gateway.messages import (
     CommandRequest,
@@ -44,11 +48,13 @@ from services.gateway.messages import (
     JoinTable,
     Left,
     StartTable,
+    TableAnswer,
     TableCreated,
+    TableList,
 )
 from services.gateway.service import Gateway
 from services.gateway.streams import Line
-from services.gateway.tables import OWNER, Table
+from services.gateway.tables import OWNER
 from services.protocol import is_alive
 
 
@@ -57,21 +63,36 @@ def gateway_of(request: Request[Any, Any, Any]) -> Gateway:
     return gw
 
 
+def token_needed(connection: ASGIConnection[Any, Any, Any, Any],
+                 handler: BaseRouteHandler) -> None:
+    """A guard: Litestar runs it before the body is read or decoded, so a request without a
+    token is told so (401), not that its body is missing (400) or too large (413)."""
+    if not Gateway.bearer(connection.headers):
+        raise Problem(401, f"authorization: {handler.opt['token']} is needed "
+                           "(`Authorization: Bearer <token>`)")
+
+
+OWNER_TOKEN = {"token": "the table's owner token"}  # what token_needed names
+SEAT_TOKEN = {"token": "a seat token"}
+
+
 @get("/v1/tables", summary="The newest tables",
      description="At most 100, newest first, and at most 3 of each creator: one client's many "
                  "tables cannot push the others off the list. Refreshed once a second.",
-     responses=responses(429))
-async def list_tables(request: Request[Any, Any, Any]) -> list[Table]:
+     responses={**documented("list", 200, "the newest tables, newest first"),
+                **responses(429)})
+async def list_tables(request: Request[Any, Any, Any]) -> TableList:
     gw = gateway_of(request)
     gw.limit("reads", gw.client_of(request))
-    return await gw.tables()
+    return TableList(tables=await gw.tables())
 
 
 @post("/v1/tables", summary="Create a table", request_max_body_size=MAX_LOBBY_BODY_BYTES,
       description="Returns the table and its owner token. An open table that is not started "
                   "within the table TTL (30 min by default) is removed (`expires_at`); an "
                   "address may hold 3 open tables at once (429 past that).",
-      responses=responses(400, 408, 413, 422, 429))
+      responses={**documented("create", 201, "the new table and its owner token"),
+                 **responses(400, 408, 413, 422, 429)})
 async def create_table(request: Request[Any, Any, Any], data: CreateTable) -> TableCreated:
     gw = gateway_of(request)
     client = gw.client_of(request)
@@ -79,17 +100,20 @@ async def create_table(request: Request[Any, Any, Any], data: CreateTable) -> Ta
     return await gw.create(data, client)
 
 
-@get("/v1/tables/{table_id:str}", summary="One table", responses=responses(404, 429))
-async def one_table(request: Request[Any, Any, Any], table_id: str) -> Table:
+@get("/v1/tables/{table_id:str}", summary="One table",
+     responses={**documented("get", 200, "the table"), **responses(400, 404, 429)})
+async def one_table(request: Request[Any, Any, Any], table_id: str) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("reads", gw.client_of(request))
-    return (await gw.table(table_id)).public()
+    return TableAnswer(table=(await gw.table(table_id)).public())
 
 
 @post("/v1/tables/{table_id:str}/join", summary="Take an open seat",
       request_max_body_size=MAX_LOBBY_BODY_BYTES,
-      description="Returns the seat token. One seat per address and table (409 for a second).",
-      responses=responses(400, 404, 408, 409, 413, 429))
+      description="Returns the table, the seat taken and its seat token. One seat per address "
+                  "and table (409 for a second).",
+      responses={**documented("join", 201, "the table, the seat taken and its seat token"),
+                 **responses(400, 404, 408, 409, 413, 429)})
 async def join_table(request: Request[Any, Any, Any], table_id: str, data: JoinTable) -> Joined:
     gw = gateway_of(request)
     client = gw.client_of(request)
@@ -101,18 +125,24 @@ async def join_table(request: Request[Any, Any, Any], table_id: str, data: JoinT
         status_code=200,
         description="Before the start, with the owner token: the seat is open again and its "
                     "holder's token stops working (a squatter's, say). Returns the table.",
-        responses=responses(401, 403, 404, 409, 429))
-async def remove_seat(request: Request[Any, Any, Any], table_id: str, seat: int) -> Table:
+        responses={**documented("remove", 200, "the table with the seat open again"),
+                   **responses(400, 401, 403, 404, 409, 429)},
+        guards=[token_needed], opt=OWNER_TOKEN)
+async def remove_seat(request: Request[Any, Any, Any], table_id: str, seat: int) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
     caller = await gw.caller(request, table_id, required=True)
     if caller.seat != OWNER:
         raise Problem(403, "authorization: only the table's owner token removes a seat")
-    return await gw.remove(table_id, seat)
+    return TableAnswer(table=await gw.remove(table_id, seat))
 
 
 @post("/v1/tables/{table_id:str}/leave", summary="Leave (before the start) or forfeit a seat",
-      status_code=200, responses=responses(401, 403, 404, 409, 429))
+      status_code=200,
+      responses={**documented("leave", 200, "the table, the seat left and whether that "
+                                              "forfeited it"),
+                 **responses(400, 401, 403, 404, 409, 429)},
+      guards=[token_needed], opt=SEAT_TOKEN)
 async def leave_table(request: Request[Any, Any, Any], table_id: str) -> Left:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
@@ -124,29 +154,29 @@ async def leave_table(request: Request[Any, Any, Any], table_id: str) -> Left:
 
 @post("/v1/tables/{table_id:str}/start", summary="Fill open seats with bots and start",
       status_code=200, request_max_body_size=MAX_LOBBY_BODY_BYTES,
-      responses=responses(400, 401, 403, 404, 408, 409, 413, 422, 429, 503))
+      responses={**documented("start", 200, "the table, live"),
+                 **responses(400, 401, 403, 404, 408, 409, 413, 422, 429, 503)},
+      guards=[token_needed], opt=OWNER_TOKEN)
 async def start_table(request: Request[Any, Any, Any], table_id: str,
-                      data: StartTable | None = None) -> Table:
+                      data: StartTable | None = None) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
     caller = await gw.caller(request, table_id, required=True)
     if caller.seat != OWNER:
         raise Problem(403, "authorization: only the table's owner token starts it")
-    return await gw.start(table_id, (data or StartTable()).fill)
+    return TableAnswer(table=await gw.start(table_id, (data or StartTable()).fill))
 
 
 @post("/v1/tables/{table_id:str}/commands", summary="Send a command for your seat",
       status_code=200, request_max_body_size=MAX_BODY_BYTES,
       description="200 accepted, 202 pending (after 10 s, or at once with `wait=false`), 422 "
                   "rejected with its rule.",
-      responses=responses(400, 401, 403, 404, 408, 409, 413, 429, 503))
+      responses=responses(400, 401, 403, 404, 408, 409, 413, 429, 503),
+      guards=[token_needed], opt=SEAT_TOKEN)
 async def send_command(request: Request[Any, Any, Any], table_id: str, data: CommandRequest,
                        wait: bool = True) -> Response[CommandResult]:
     gw = gateway_of(request)
-    token = gw.token_of(request)
-    if not token:
-        raise Problem(401, "authorization: a seat token is needed (Bearer)")
-    result = await gw.command(table_id, token, data, wait)
+    result = await gw.command(table_id, gw.token_of(request), data, wait)
     status = {"accepted": 200, "pending": 202, "rejected": 422}[result.status]
     return Response(result, status_code=status)
 
@@ -157,7 +187,7 @@ STREAMS = ("At most 4 open at once per token and 8 per address (429 with Retry-A
 
 @get("/v1/tables/{table_id:str}/stream", summary="A seat's (or a spectator's) game as NDJSON",
      media_type="application/x-ndjson", description=STREAMS,
-     responses=responses(401, 403, 404, 429))
+     responses=responses(400, 401, 403, 404, 429))
 async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
                         after: int | None = None, views: bool = False) -> Stream:
     gw = gateway_of(request)
@@ -176,7 +206,7 @@ async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
 
 
 @get("/v1/tables/{table_id:str}/events", summary="The same lines as Server-Sent Events",
-     description=STREAMS, responses=responses(401, 403, 404, 429))
+     description=STREAMS, responses=responses(400, 401, 403, 404, 429))
 async def sse_stream(request: Request[Any, Any, Any], table_id: str, after: int | None = None,
                      token: str = "") -> ServerSentEvent:
     gw = gateway_of(request)

@@ -5,6 +5,7 @@ drawn. A client of the rules service like any bot: it never decides a move."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
 import weakref
@@ -16,6 +17,7 @@ from typing import Any
 import msgspec
 import structlog
 from litestar import Request
+from litestar.datastructures import Headers
 from redis.asyncio import Redis
 
 from events.codec import CodecError, codec
@@ -24,7 +26,14 @@ from events.events import ModuleSpec
 from events.requests import CreateGame
 from services.client import Client, ServiceError, new_id
 from services.gateway.errors import Problem
-from services.gateway.limits import Buckets, GatewayLimits, StreamCount, client_key
+from services.gateway.limits import (
+    Buckets,
+    FirstAnswers,
+    GatewayLimits,
+    StreamCount,
+    client_key,
+    retry_text,
+)
 from services.gateway.messages import (
     CommandRequest,
     CommandResult,
@@ -58,6 +67,8 @@ COMMAND_WAIT_S = 10.0
 PICTURE_CACHE = 64
 LIVE_CACHE = 10_000
 LISTING_CACHE_S = 1.0  # one listing a second per process, however many ask
+COMMAND_RATE = "rate: too many commands for this seat"  # then `; retry in 0.4s`
+BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9._~+/=-]{1,512}) *")  # RFC 6750
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,7 @@ class Gateway:
         self.client = Client(self.redis, source=GATEWAY)  # its own command streams
         self.watches = Watches(self.redis)
         self.buckets = Buckets(self.limits)
+        self.answers = FirstAnswers(self.limits)
         self.streams = StreamCount(self.limits)
         self.pictures: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         # A started table's game id, credentials and holders never change: kept after the
@@ -131,12 +143,23 @@ class Gateway:
             return
         wait = self.buckets.take(kind, who)
         if wait:
-            raise Problem(429, f"rate: too many {kind} requests; retry in {wait:.1f}s", wait)
+            raise Problem(429, f"rate: too many {kind} requests; {retry_text(wait)}", wait)
 
     @staticmethod
-    def token_of(request: Request[Any, Any, Any], query_token: str = "") -> str:
-        header = request.headers.get("authorization", "")
-        return header[7:].strip() if header.lower().startswith("bearer ") else query_token
+    def bearer(headers: Headers) -> str:
+        """The token of an `Authorization: Bearer <token>` header ('' : no header); another
+        kind of Authorization is refused (401) rather than taken for none."""
+        header = headers.get("authorization")
+        if header is None:
+            return ""
+        found = BEARER.fullmatch(header.strip())
+        if found is None:
+            raise Problem(401, "authorization: not `Bearer <token>`")
+        return found.group(1)
+
+    @classmethod
+    def token_of(cls, request: Request[Any, Any, Any], query_token: str = "") -> str:
+        return cls.bearer(request.headers) or query_token
 
     async def caller(self, request: Request[Any, Any, Any], table_id: str, *,
                      required: bool, query_token: str = "") -> Caller:
@@ -144,7 +167,8 @@ class Gateway:
         token = self.token_of(request, query_token)
         if not token:
             if required:
-                raise Problem(401, "authorization: a seat token is needed (Bearer)")
+                raise Problem(401, "authorization: a token is needed "
+                                   "(`Authorization: Bearer <token>`)")
             return Caller("", None, table)
         seat = await self.seat_of(token, table_id)
         if seat != OWNER and not holds(table, seat, token):
@@ -210,12 +234,12 @@ class Gateway:
     async def join(self, table_id: str, data: JoinTable, client: str) -> Joined:
         await self.table(table_id)  # a well-formed id of a table that exists
         try:
-            seat, token = await self.lobby.join(table_id, data.name, data.seat, client)
+            seat, token, table = await self.lobby.join(table_id, data.name, data.seat, client)
         except LobbyError as exc:
             raise Problem(exc.status, str(exc)) from None
         self.changed()
         log.info("seat joined", table=table_id, seat=seat, client=client)
-        return Joined(table=table_id, seat=seat, token=token)
+        return Joined(table=table, seat=seat, token=token)
 
     async def remove(self, table_id: str, seat: int) -> Table:
         try:
@@ -259,14 +283,14 @@ class Gateway:
     async def leave(self, table: TableRecord, token: str, seat: int) -> Left:
         if table.status == "open":
             try:
-                await self.lobby.leave_open(table.id, seat, token)
+                now = await self.lobby.leave_open(table.id, seat, token)
             except LobbyError as exc:
                 raise Problem(exc.status, str(exc)) from None
             self.changed()
-            return Left(table=table.id, seat=seat, forfeited=False)
+            return Left(table=now, seat=seat, forfeited=False)
         if table.status == "finished":
             await self.lobby.forget_token(token)
-            return Left(table=table.id, seat=seat, forfeited=False)
+            return Left(table=table.public(), seat=seat, forfeited=False)
         found = await self.lobby.secrets(table.id)
         if found is None:
             raise Problem(503, "table: its credentials are missing")
@@ -274,7 +298,7 @@ class Gateway:
                                   new_id("leave"))
         await self.lobby.forget_token(token)
         log.info("seat left", table=table.id, seat=seat)
-        return Left(table=table.id, seat=seat, forfeited=True)
+        return Left(table=table.public(), seat=seat, forfeited=True)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -283,13 +307,19 @@ class Gateway:
         if not is_table_id(table_id):
             raise Problem(404, "table: no such table")
         seat = await self.seat_of(token, table_id)
-        self.limit("commands", token)
+        later = self.buckets.take("commands", token)  # seconds to wait, 0.0 within the rate
+        if later and table_id not in self.live:  # no game known here: nothing it may answer
+            raise Problem(429, f"{COMMAND_RATE}; {retry_text(later)}",
+                          later)
         if seat == OWNER:
             raise Problem(403, "authorization: an owner token holds no seat")
         live = await self.live_table(table_id)
         if live.holders and (seat >= len(live.holders)
                              or live.holders[seat] != token_hash(token)):
             raise Problem(401, "authorization: unknown or expired token")
+        if later and not await self.first_answer(token, live.game_id, data.expected_version):
+            raise Problem(429, f"{COMMAND_RATE}; {retry_text(later)}",
+                          later)
         try:
             command = codec().decode_command(msgspec.json.encode(data.command))
         except CodecError as exc:
@@ -318,6 +348,16 @@ class Gateway:
                              version=int(outcome.get("version") or 0),
                              rule_id=str(outcome.get("rule_id", "")),
                              message=str(outcome.get("message", "")))
+
+    async def first_answer(self, token: str, game_id: str, version: int) -> bool:
+        """Whether a command past its seat's rate is still let through: the seat's first at the
+        game's version now. A game's pace is set by all its seats, and bots answer in
+        milliseconds, so a client that answers each of its prompts at once may send faster
+        than any fixed rate; it never sends twice at one version. A flood gets one command
+        per version the game reaches, which only accepted moves advance."""
+        if version != await self.client.store.version(game_id):
+            return False
+        return self.answers.first(token, version)
 
     async def live_table(self, table_id: str) -> Live:
         """A started table's game and credentials (409 for a table not started or over)."""
@@ -385,9 +425,9 @@ class Gateway:
     # -- pictures --------------------------------------------------------------------------
 
     async def picture(self, table_id: str, kind: str) -> bytes:
-        from services.render.replay import Viewer
         from services.render.page import replay_page
         from services.render.picture import picture, to_png
+        from services.render.replay import Viewer
         from services.rules.record import load_record
 
         table = await self.table(table_id)

@@ -263,12 +263,12 @@ class Lobby:
         return table, int(seat)
 
     async def join(self, table_id: str, name: str, seat: int | None,
-                   client: str = "") -> tuple[int, str]:
+                   client: str = "") -> tuple[int, str, Table]:
         """Take an open seat (the first one, or `seat`) for `client` ('' : trusted); the
-        seat and its token."""
+        seat, its token and the table with its new holder."""
         token = secrets.token_urlsafe(32)
 
-        def take(t: TableRecord) -> int:
+        def take(t: TableRecord) -> tuple[int, Table]:
             if t.status != "open":
                 raise LobbyError(f"table: {t.id} has started; spectate it instead")
             if client and client in t.clients:
@@ -288,24 +288,26 @@ class Lobby:
                 chosen = free[0]
             t.seats[chosen] = Seat(kind="human", name=name)
             t.hold(chosen, token_hash(token), client)
-            return chosen
+            return chosen, t.public()
 
-        chosen = await self._change(table_id, take)
+        chosen, table = await self._change(table_id, take)
         await self.redis.set(token_key(token), f"{table_id}|{chosen}", ex=TOKEN_TTL_S)
-        return chosen, token
+        return chosen, token, table
 
-    async def leave_open(self, table_id: str, seat: int, token: str) -> None:
+    async def leave_open(self, table_id: str, seat: int, token: str) -> Table:
         """Give a seat back before the table starts (the seat's holder only: the owner may
-        have given it to someone else meanwhile)."""
-        def free(t: TableRecord) -> None:
+        have given it to someone else meanwhile); the table without them."""
+        def free(t: TableRecord) -> Table:
             if t.status != "open":
                 raise LobbyError("table: started (leaving now forfeits the seat)")
             if t.holders and t.holders[seat:seat + 1] != [token_hash(token)]:
                 raise LobbyError("authorization: unknown or expired token", 401)
             t.clear(seat)
+            return t.public()
 
-        await self._change(table_id, free)
+        table = await self._change(table_id, free)
         await self.redis.delete(token_key(token))
+        return table
 
     async def remove(self, table_id: str, seat: int) -> Table:
         """The owner frees a seat before the start; its holder's token stops working."""

@@ -33,9 +33,9 @@ from nio import (
     RoomMessageText,
 )
 from redis.asyncio import Redis
-from synapse_server import Synapse, start_synapse
 
 from services.audit.audit import audit
+from services.chat.local_synapse import Synapse, start_synapse
 from services.rules.record import load_record
 from services.store import EventStore
 

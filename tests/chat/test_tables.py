@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from chat_fakes import FakeChat, FakeGateway
 
 from services.chat.gateway_client import GatewayClient
 from services.chat.moves import MoveError, describe, parse
@@ -48,12 +49,40 @@ def test_a_move_the_prompt_does_not_offer_is_sent_as_written() -> None:
 
 
 @pytest.mark.parametrize(("text", "error"), [
-    ("fly 3", "is not a move"), ("road x", "edge: a number"), ("road", "usage: road E"),
-    ("#9", "#N: N from 1 to 4"), ("trade gold ore", "is not a resource"), ("", "empty"),
+    ("fly 3", "`fly` is not a move; `help` lists the moves."),
+    ("road x", "The edge is a number, not `x`: `road E` (a road on edge E)."),
+    ("road", "Usage: `road E` (a road on edge E)."),
+    ("#9", "There is no option #9 in this prompt: its options are #1 to #4."),
+    ("trade gold ore", "`gold` is not a resource: brick, grain, lumber, ore or wool."),
+    ("trade ore", "Usage: `trade G R` (give G at your best harbour ratio for one R)."),
+    ("monopoly", "Name a resource: brick, grain, lumber, ore or wool."),
+    ("plenty ore", "Year of plenty takes two resources, e.g. `plenty ore wool`."),
+    ("discard", "Say which cards to discard, e.g. `discard brick=1 ore=2`."),
+    ("discard ore=x", "`ore=x` is not resource=count, e.g. `discard brick=1 ore=2`."),
+    ("", "No move given: send one such as `roll` or `#2` (`help` lists the moves)."),
 ])
 def test_bad_text_says_what_was_expected(text: str, error: str) -> None:
-    with pytest.raises(MoveError, match=error):
+    with pytest.raises(MoveError) as refused:
         parse(text, MAIN, 0)
+    assert str(refused.value) == error
+
+
+DISCARD = {"seat": 0, "stage": "discard", "discard": 4, "options": [],
+           "hand": {"brick": 3, "ore": 5},
+           "default": {"type": "DiscardResources", "seat": 0, "resources": {"ore": 4}}}
+
+
+def test_an_option_number_to_a_prompt_without_options_says_what_to_send() -> None:
+    """`#1` to a discard prompt used to say `#N: N from 1 to 0`."""
+    with pytest.raises(MoveError) as refused:
+        parse("#1", DISCARD, 0)
+    assert str(refused.value) == (
+        "This prompt has no numbered options: discard 4 cards with `discard brick=1 ore=2 …` "
+        "(any cards of your hand), or send `default`.")
+    with pytest.raises(MoveError, match="no numbered options: send a move in words"):
+        parse("#1", {**MAIN, "options": []}, 0)
+    with pytest.raises(MoveError, match="^Nothing waits for a move of yours now"):
+        parse("#1", None, 0)
 
 
 def test_a_prompt_lists_its_moves_numbered() -> None:
@@ -62,50 +91,8 @@ def test_a_prompt_lists_its_moves_numbered() -> None:
     assert "#4 trade grain ore" in text
 
 
-class FakeChat:
-    def __init__(self) -> None:
-        self.room: list[tuple[str, str]] = []
-        self.private: list[tuple[str, str]] = []
-        self.pictures: list[str] = []
-
-    async def say(self, room: str, text: str) -> None:
-        self.room.append((room, text))
-
-    async def picture(self, room: str, png: bytes, name: str) -> None:
-        self.pictures.append(room)
-
-    async def whisper(self, user: str, text: str) -> None:
-        self.private.append((user, text))
-
-    def mention(self, user: str) -> str:
-        return f"<{user}>"
-
-
 VIEW = {"players": [{"hand": {"ore": 2, "wool": 1}, "dev_hand": {}, "vp": 2},
                     {"hand": None, "dev_hand": None, "vp": None}]}
-
-
-class FakeGateway(GatewayClient):
-    def __init__(self, lines: list[Json]) -> None:
-        super().__init__("http://gateway.invalid")
-        self.script = lines
-        self.sent: list[Json] = []
-
-    async def create(self, seats: int, modules: list[Json], deadline_ms: int) -> Json:
-        return {"table": {"id": "t-1"}, "owner_token": "owner"}
-
-    async def join(self, table: str, name: str) -> Json:
-        return {"seat": 0, "token": "seat-0"}
-
-    async def lines(self, table: str, token: str = "", views: bool = False
-                    ) -> AsyncIterator[Json]:
-        for line in self.script:
-            yield line
-
-    async def command(self, table: str, token: str, command: Json, version: int,
-                      command_id: str) -> Json:
-        self.sent.append(command)
-        return {"status": "rejected", "rule_id": "base.build.city", "message": "no settlement"}
 
 
 async def test_the_lobby_answers_and_a_refusal_names_its_rule() -> None:
@@ -157,20 +144,20 @@ async def test_only_the_creator_or_a_seated_player_starts_a_table(gateway: str) 
     chat = FakeChat()
     client = GatewayClient(gateway)
     tables = ChatTables(chat, client, Settings(fill="random"))
-    refusal = "only the table's creator or a seated player starts it (`!catan join` first)"
+    refusal = "Only the table's creator or a seated player starts it (`!catan join` first)."
     try:
         await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
         game = tables.games["!room"]
         await tables.on_message("!room", "@mallory:hs", "!catan start --bots random", False)
         assert chat.room[-1] == ("!room", f"<@mallory:hs>: {refusal}")
-        table = await client.table(game.table)
+        table = (await client.table(game.table))["table"]
         assert table["status"] == "open"
         assert [s["kind"] for s in table["seats"]] == ["open", "open"]
         assert not game.started
         await tables.on_message("!room", "@bob:hs", "!catan join", False)
         await tables.on_message("!room", "@bob:hs", "!catan start", False)
         assert game.started
-        assert (await client.table(game.table))["status"] in ("live", "finished")
+        assert (await client.table(game.table))["table"]["status"] in ("live", "finished")
 
         await tables.on_message("!other", "@cid:hs", "!catan new --seats 2", False)
         await tables.on_message("!other", "@mallory:hs", "!catan start", False)
@@ -192,10 +179,12 @@ async def test_a_room_whose_table_expired_unstarted_makes_a_new_one(
         await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
         first = tables.games["!room"].table
         await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
-        assert "a game is on here" in chat.room[-1][1]
+        assert "A game is on in this room" in chat.room[-1][1]
         await asyncio.sleep(2.5)
         await tables.on_message("!room", "@bob:hs", "!catan join", False)
-        assert chat.room[-1] == ("!room", "<@bob:hs>: ✗ table: no such table")
+        assert chat.room[-1] == ("!room", "<@bob:hs>: ✗ This room's table is gone (a table "
+                                          "not started in time expires): `!catan new` makes "
+                                          "another.")
         await tables.on_message("!room", "@ann:hs", "!catan new --seats 2", False)
         assert "new table" in chat.room[-1][1]
         assert tables.games["!room"].table != first

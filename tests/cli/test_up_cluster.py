@@ -81,7 +81,7 @@ def test_up_on_an_embedded_cluster_plays_games_and_keeps_them(hexlog: Hexlog) ->
     wait_ready(base)
     made = [httpx.post(f"{base}/v1/tables", json={"seats": 2, "turn_limit": 5}).json()
             for _ in range(3)]
-    listed = [t["id"] for t in httpx.get(f"{base}/v1/tables").json()]
+    listed = [t["id"] for t in httpx.get(f"{base}/v1/tables").json()["tables"]]
     assert [m["table"]["id"] for m in made][::-1] == listed[:3]
     table, owner = made[0]["table"]["id"], made[0]["owner_token"]
     joined = httpx.post(f"{base}/v1/tables/{table}/join", json={"name": "ada"}).json()

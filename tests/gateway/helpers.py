@@ -57,7 +57,7 @@ def start(base: str, table: str, owner: str, fill: str = "heuristic") -> None:
 def wait_seated(base: str, table: str, humans: int, timeout: float = 30) -> None:
     until = time.monotonic() + timeout
     while time.monotonic() < until:
-        seats = call(base, "GET", f"/v1/tables/{table}").json()["seats"]
+        seats = call(base, "GET", f"/v1/tables/{table}").json()["table"]["seats"]
         if sum(s["kind"] == "human" for s in seats) >= humans:
             return
         time.sleep(0.05)

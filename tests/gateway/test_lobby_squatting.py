@@ -35,17 +35,18 @@ async def test_a_squatter_gets_one_seat_and_the_owner_removes_it(gateway: str) -
             r = call(gateway, "POST", join, {"name": name}, source=squatter)
             refused(r, 409, f"seat: this address holds seat {seat} of this table already "
                             "(one seat per address)")
-        seats = call(gateway, "GET", f"/v1/tables/{table}").json()["seats"]
+        seats = call(gateway, "GET", f"/v1/tables/{table}").json()["table"]["seats"]
         assert [s["kind"] for s in seats].count("open") == 3
         # Only the owner removes a seat.
         remove = f"/v1/tables/{table}/seats/{seat}"
         refused(call(gateway, "DELETE", remove, source=squatter), 401,
-                "authorization: a seat token is needed (Bearer)")
+                "authorization: the table's owner token is needed "
+                "(`Authorization: Bearer <token>`)")
         refused(call(gateway, "DELETE", remove, token=token, source=squatter), 403,
                 "authorization: only the table's owner token removes a seat")
         r = call(gateway, "DELETE", remove, token=owner, source=owner_at)
         assert r.status_code == 200, r.text
-        assert r.json()["seats"][seat] == {"kind": "open", "name": "", "pool": ""}
+        assert r.json()["table"]["seats"][seat] == {"kind": "open", "name": "", "pool": ""}
         refused(call(gateway, "DELETE", remove, token=owner, source=owner_at), 409,
                 f"seat: {seat} is open already")
         refused(call(gateway, "DELETE", f"/v1/tables/{table}/seats/7", token=owner,
@@ -66,7 +67,7 @@ async def test_a_squatter_gets_one_seat_and_the_owner_removes_it(gateway: str) -
                      source=owner_at), 409,
                 "table: started; seats are removed before the start only")
         # What anyone sees of the table names neither creators nor holders.
-        shown = call(gateway, "GET", f"/v1/tables/{table}", source=friend).json()
+        shown = call(gateway, "GET", f"/v1/tables/{table}", source=friend).json()["table"]
         assert not {"creator", "holders", "clients"} & set(shown)
         await witness.moved()
     witness.assert_healthy()
@@ -97,8 +98,9 @@ async def test_open_tables_are_counted_and_expire(short_lobby: str) -> None:
             refused(call(base, "GET", f"/v1/tables/{table}"), 404, "table: no such table")
             refused(call(base, "POST", f"/v1/tables/{table}/join", {"name": "late"},
                          source=outsider(35)), 404, "table: no such table")
-        assert call(base, "GET", f"/v1/tables/{kept}").json()["status"] in ("live", "finished")
-        listed = {t["id"] for t in call(base, "GET", "/v1/tables").json()}
+        assert call(base, "GET", f"/v1/tables/{kept}").json()["table"]["status"] in (
+            "live", "finished")
+        listed = {t["id"] for t in call(base, "GET", "/v1/tables").json()["tables"]}
         assert kept in listed
         assert not listed & {r.json()["table"]["id"] for r in made}
         again = call(base, "POST", "/v1/tables", {"seats": 2}, source=attacker)
@@ -129,7 +131,7 @@ async def test_one_creator_cannot_flood_the_listing(gateway: str) -> None:
                 for _ in range(3)]
         assert [r.status_code for r in more] == [201] * 3, [r.text for r in more]
         await asyncio.sleep(1.1)  # the listing is made at most once a second
-        listed = call(gateway, "GET", "/v1/tables", source=victim).json()
+        listed = call(gateway, "GET", "/v1/tables", source=victim).json()["tables"]
         ids = [t["id"] for t in listed]
         assert theirs in ids
         attackers = {m["table"]["id"] for m in made} | {r.json()["table"]["id"] for r in more}

@@ -138,4 +138,4 @@ async def test_a_stream_resumes_after_a_version(gateway: str) -> None:
         ids = [int(text[3:].strip()) async for text in resp.aiter_lines()
                if text.startswith("id:")]
     assert ids == list(range(last["version"] - 2, last["version"] + 1))
-    assert call(gateway, "GET", f"/v1/tables/{table}").json()["status"] == "finished"
+    assert call(gateway, "GET", f"/v1/tables/{table}").json()["table"]["status"] == "finished"
