@@ -29,6 +29,7 @@ from bots.sdk import Bot, reseed
 from events.auth import sign
 from events.codec import codec
 from events.envelope import CommandEnvelope
+from services import metrics
 from services.protocol import (
     DATA,
     MAC,
@@ -82,6 +83,10 @@ class BotWorker:
         }
         self.codec = codec()
         self.answered = 0
+        # Each pool's metric children, made once (a label lookup per prompt costs more).
+        self.decision_seconds = {p: metrics.BOT_DECISION_SECONDS.labels(p) for p in self.pools}
+        self.answers = {p: metrics.BOT_ANSWERS.labels(p) for p in self.pools}
+        self.failures = {p: metrics.BOT_FAILURES.labels(p) for p in self.pools}
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         await ensure_groups(self.redis, self.specs)
@@ -147,7 +152,9 @@ class BotWorker:
             if bot.needs_view and seen is None:
                 raise ValueError("this bot needs a view and the prompt has none")
             reseed(bot, fields.get(b"seed_sha256", game_id.encode()).decode(), seat, version)
+            began = time.perf_counter()
             command = bot.choose(seen, prompt)
+            self.decision_seconds[pool].observe(time.perf_counter() - began)
             env = CommandEnvelope(
                 command_id=f"{pool}:{game_id}:{version}:{seat}",
                 game_id=game_id,
@@ -161,8 +168,10 @@ class BotWorker:
             data = self.codec.encode(env)
         except Exception:
             log.exception("bot could not answer a prompt", pool=pool)
+            self.failures[pool].inc()
             return None
         self.answered += 1
+        self.answers[pool].inc()
         body: dict[str, str | bytes] = {DATA: data, MAC: sign(key, data), SENT: repr(time.time())}
         return commands_key(partition(game_id), f"bot:{pool}"), body
 

@@ -76,6 +76,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from services.tournament.runner import Spec
 
     configure(args.log_level)
+    if args.metrics_port:
+        from services import metrics
+
+        metrics.serve(args.metrics_port)
     if bool(args.bots) == bool(args.pod):
         raise UsageError("give --bots (pods drawn from them) or --pod (one lineup), not both")
     modules = modules_from(args)
@@ -294,6 +298,9 @@ def register(sub: Any) -> None:
                    help="how long the tournament waits for a rules or projections service "
                         "that is gone (killed, restarting) before it stops, resumable with "
                         "--resume (default 600); it says on stderr while it waits")
+    p.add_argument("--metrics-port", type=at_least(0), default=0, metavar="PORT",
+                   help="serve the run's Prometheus metrics (games finished, queue) on "
+                        "http://127.0.0.1:PORT/metrics while it plays (0: none)")
     add_server_options(p)
     add_rules_options(p)
     p.set_defaults(func=cmd_tournament)

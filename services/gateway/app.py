@@ -16,6 +16,7 @@ from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 
+from services import metrics
 from services.gateway.errors import HANDLERS, bounded_nesting
 from services.gateway.limits import MAX_BODY_BYTES, GatewayLimits
 from services.gateway.listening import listening_line
@@ -64,6 +65,36 @@ def build_app(redis_url: str, limits: GatewayLimits | None = None) -> Litestar:
     )
 
 
+LIMIT_STATUSES = {408, 413, 429, 431}
+
+
+def metered(app: Litestar) -> Any:
+    """`app`, counting each HTTP request by its route template and status (services/metrics.py;
+    the template, not the path: a table id is no label)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        status = 500
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await app(scope, receive, sending)
+        finally:
+            metrics.HTTP_REQUESTS.labels(scope.get("path_template") or "unmatched",
+                                         str(status)).inc()
+            if status in LIMIT_STATUSES:
+                metrics.HTTP_LIMITED.labels(str(status)).inc()
+
+    return wrapped
+
+
 class AnnouncingServer(uvicorn.Server):
     """uvicorn's server, saying `listening_line` on stderr once its socket is bound."""
 
@@ -81,7 +112,7 @@ def run(redis_url: str, host: str = "127.0.0.1", port: int = 8080,
     from services.gateway.transport import guarded_protocol
 
     limits = limits or GatewayLimits()
-    config = uvicorn.Config(build_app(redis_url, limits), host=host, port=port,
+    config = uvicorn.Config(metered(build_app(redis_url, limits)), host=host, port=port,
                             log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=3, http=guarded_protocol(limits),
                             ws="none")  # no WebSocket route: no upgrade to take

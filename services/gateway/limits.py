@@ -27,6 +27,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from services import metrics
+
 MAX_BODY_BYTES = 16 * 1024  # a command envelope is at most 16 KiB (docs/protocol.md §6)
 MAX_LOBBY_BODY_BYTES = 8 * 1024
 MAX_HEAD_BYTES = 16 * 1024  # a request line and headers; more is answered 431
@@ -154,6 +156,7 @@ class StreamCount:
             return (f"an address may have {self.limits.streams_per_address} streams open "
                     "at once")
         self.total += 1
+        metrics.HTTP_OPEN_STREAMS.set(self.total)
         for counts, key in ((self.by_token, token), (self.by_client, client)):
             if key:
                 counts[key] = counts.get(key, 0) + 1
@@ -161,6 +164,7 @@ class StreamCount:
 
     def close(self, token: str, client: str) -> None:
         self.total -= 1
+        metrics.HTTP_OPEN_STREAMS.set(self.total)
         for counts, key in ((self.by_token, token), (self.by_client, client)):
             if key:
                 left = counts.get(key, 1) - 1

@@ -20,6 +20,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from services import metrics
 from services.gateway.limits import MAX_HEAD_BYTES, GatewayLimits, client_key
 
 LINGER_S = 1.0  # how long a refused connection's last bytes are read before it closes
@@ -136,6 +137,7 @@ def guarded_protocol(limits: GatewayLimits) -> type[HttpToolsProtocol]:
                 return
             self.refused = True
             self.transport.write(refusal(status, text, retry_after))
+            metrics.HTTP_LIMITED.labels(str(status)).inc()
             if self.transport.can_write_eof():
                 self.transport.write_eof()
             self.loop.call_later(LINGER_S, self.transport.close)

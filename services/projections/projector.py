@@ -32,6 +32,7 @@ from redis.exceptions import ResponseError
 
 from events.codec import codec
 from events.events import GameCreated, GameFinished, SeatForfeited
+from services import metrics
 from services.protocol import DATA, beat, leave, stop_on_sigterm
 from services.rules.engine import evolve, initial_state, score
 from services.store import EventStore
@@ -111,6 +112,7 @@ class Projector:
                     if time.monotonic() - last_claim > CLAIM_EVERY_S:
                         last_claim = time.monotonic()
                         await self.recover(own=False)
+                        await self.measure_lag()
                     for stream, entries in await reader.read(streams, count=200, block=block_ms):
                         await self.handle(stream, entries)
                 except Exception:
@@ -138,6 +140,20 @@ class Projector:
                 log.exception("projection of a game failed", game_id=game, version=to)
         if entries:
             await self.redis.xack(stream, GROUP, *[e[0] for e in entries])
+            metrics.PROJECTED.inc(len(entries))
+
+    async def measure_lag(self) -> None:
+        """Each feed's entries not yet delivered to the group (XINFO GROUPS `lag`), for the
+        metrics: a projector that falls behind shows before its standings go stale."""
+        pipe = self.redis.pipeline(transaction=False)
+        for p in range(PARTITIONS):
+            pipe.xinfo_groups(feed_key(p))
+        for p, groups in enumerate(await pipe.execute(raise_on_error=False)):
+            if isinstance(groups, Exception):
+                continue
+            mine = [g for g in groups if g.get("name") in (GROUP, GROUP.encode())]
+            if mine and mine[0].get("lag") is not None:
+                metrics.PROJECTION_LAG.labels(f"{p:03d}").set(int(mine[0]["lag"]))
 
     async def recover(self, own: bool) -> None:
         """Apply entries left pending: our own consumer's (`own`, at start), or those of

@@ -29,6 +29,7 @@ from redis.asyncio import Redis
 
 from events.events import ModuleSpec
 from events.requests import CreateGame
+from services import metrics
 from services.client import Client, ServiceError
 from services.projections.projector import standings_key
 from services.protocol import SERVICE_TTL_S, alive_key, is_alive, pool_key
@@ -314,9 +315,16 @@ class TournamentRunner:
         if on_progress is not None:
             on_progress(progress)
 
+        queued = len(self.games) - len(finished)
+        metrics.TOURNAMENT_QUEUE.set(queued)
+
         async def one(game: ScheduledGame) -> None:
+            nonlocal queued
             async with sem:
+                queued -= 1
+                metrics.TOURNAMENT_QUEUE.set(queued)
                 await self.play(game)
+            metrics.TOURNAMENT_GAMES.inc()
             leader = await self.leader() if on_progress is not None else None
             progress.done += 1  # no await from here to the report: counts never go back
             if on_progress is not None:
