@@ -64,6 +64,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         allowed = [set(MODULES[s.name].seats) for s in specs if s.name in MODULES]
         args.seats = max(set.intersection({4, 3, 2}, *allowed) or {4})
     check_modules(specs, args.seats)
+    if args.target == "env":
+        from services.cli import bench_env
+
+        return bench_env.run(args)
     if args.target == "search":
         from services.cli.bench_search import bench_search, format_search
 
@@ -103,9 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
                        description="engine: complete games of random bots in this process. "
                                    "e2e: games through Redis and the real services, on a "
                                    "server of its own (never among your games).")
-    p.add_argument("target", choices=["engine", "e2e", "search"],
+    p.add_argument("target", choices=["engine", "e2e", "search", "env"],
                    help="engine: the rules alone; e2e: the whole service; search: the search "
-                        "bot's decision time and playouts/s (in-process, vs heuristic bots)")
+                        "bot's decision time and playouts/s (in-process, vs heuristic bots); "
+                        "env: the RL environments' steps/s (bots/env, docs/rl.md)")
+    p.add_argument("--steps", type=at_least(1), default=20_000,
+                   help="env: random legal actions per measurement (default 20000)")
+    p.add_argument("--rounds", type=at_least(1), default=1,
+                   help="env: rounds, alternating which side runs first (medians; default 1)")
+    p.add_argument("--catanatron-python", default="", metavar="PYTHON",
+                   help="env: the python of a venv with catanatron-gym, measured in the same "
+                        "run (e.g. benchmarks/.venv-catanatron/bin/python)")
     p.add_argument("--playouts", type=at_least(1), default=24,
                    help="search: playouts per decision (the search bot's budget; default 24)")
     p.add_argument("--view-only", action="store_true",
@@ -147,6 +159,7 @@ def _more_commands() -> list[Any]:
         render,
         replay,
         schemas,
+        top,
         tournament,
         up,
     )
