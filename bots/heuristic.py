@@ -252,14 +252,16 @@ class HeuristicBot:
         if self.of(prompt, PlayKnight) and self.robber_hurts_me(view, seat):
             return PlayKnight(seat=seat)
         hand = bundle_to_vector(view.players[seat].hand or {})
-        yop = self.of(prompt, PlayYearOfPlenty)
+        # The base five only: a module's resource (Oil Springs' oil) is its advice's business.
+        yop = [o for o in self.of(prompt, PlayYearOfPlenty)
+               if all(r in RESOURCE_INDEX for r in o.resources)]
         if yop:
             goal = COSTS["city"] if len(view.players[seat].settlements) else COSTS["settlement"]
             need = [max(0, goal[i] - hand[i]) for i in range(5)]
             return max(yop, key=lambda o: sum(min(need[RESOURCE_INDEX[r]], 1) for r in set(o.resources)))
         if self.of(prompt, PlayRoadBuilding) and view.players[seat].pieces_left["road"] >= 2:
             return PlayRoadBuilding(seat=seat)
-        mono = self.of(prompt, PlayMonopoly)
+        mono = [o for o in self.of(prompt, PlayMonopoly) if o.resource in RESOURCE_INDEX]
         if mono and view.turn % 3 == 0:
             return self.rng.choice(mono)
         return None

@@ -205,9 +205,11 @@ class SearchBot:
         return out
 
     def best_monopoly(self, view: View, options: list[PlayMonopoly]) -> PlayMonopoly:
-        # The resource the others hold most of, by what the belief expects (or evenly).
+        # The resource the others hold most of, by what the belief expects (or evenly); of the
+        # base five (a module's resource, Oil Springs' oil, is left to the module's advice).
         trackers = [t for (g, s), t in self.trackers.items() if g == view.game_id]
-        if trackers:
+        options = [o for o in options if o.resource in RESOURCES] or options
+        if trackers and all(o.resource in RESOURCES for o in options):
             t = trackers[0]
             held = [sum(t.expected_hand(p.seat)[r] for p in view.players if p.seat != t.seat)
                     for r in range(len(RESOURCES))]

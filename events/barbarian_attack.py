@@ -16,6 +16,7 @@ from events.catan_for_two import NeutralPiece
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
+from events.schema import widened
 from events.types import Resource
 
 AttackCard = Literal["knighthood", "swift_knight", "treason", "intrigue"]
@@ -206,3 +207,5 @@ class ResourceSoldForGold(Event, frozen=True, kw_only=True):
 
 
 register_module(__name__, Command, Event)
+# v2 (2026-12): resources and cards are any name of the game's vocabulary (events.types).
+widened("ResourceBoughtWithGold", "ResourceSoldForGold")

@@ -18,7 +18,7 @@ from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
 from events.prompts import Prompt, View
 from events.registry import command_types, event_types, load
-from events.schema import has_upcasters, upcast, version_of
+from events.schema import has_upcasters, upcast, upcast_command, version_of
 
 MAX_COMMAND_BYTES = 16 * 1024
 
@@ -64,12 +64,30 @@ class Codec:
         return self.encoder.encode(obj)
 
     def decode_command(self, data: bytes | str) -> Command:
+        """A command as stored or sent; a stored one of a retired type (events.schema) comes
+        back as the command that replaced it."""
         try:
             cmd: Command = self._command.decode(data)
+        except msgspec.ValidationError as exc:
+            cmd = self._retired_command(data, exc)
         except msgspec.DecodeError as exc:
             raise CodecError(str(exc)) from exc
         except RecursionError:
             raise CodecError("JSON nested too deeply") from None
+        return cmd
+
+    def _retired_command(self, data: bytes | str, exc: msgspec.ValidationError) -> Command:
+        try:
+            raw = msgspec.json.decode(data)
+        except (msgspec.DecodeError, RecursionError):
+            raise CodecError(str(exc)) from exc
+        new = upcast_command(raw) if isinstance(raw, dict) else None
+        if new is None:
+            raise CodecError(str(exc)) from exc
+        try:
+            cmd: Command = msgspec.convert(new, self.command_union)
+        except msgspec.ValidationError as again:
+            raise CodecError(f"{raw.get('type')} (retired): {again}") from again
         return cmd
 
     def decode_event(self, data: bytes | str) -> Event:
@@ -125,7 +143,7 @@ class Codec:
             raise msgspec.ValidationError("an event must be an object with a 'type' tag")
         data = upcast(tag, schema, data)
         event: Event = msgspec.convert(data, self.event_union)
-        return event, version_of(tag)
+        return event, version_of(data["type"])
 
     def decode_prompt(self, data: bytes) -> Prompt:
         # Prompt.options are commands: decode them through the command union.

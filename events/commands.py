@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from events.registry import register_module
-from events.types import Bundle, Resource
+from events.types import Bundle, Resource, TradeBundle
 
 
 # Plain data, out of the cyclic collector's sight (`gc=False`, inherited): see events.events.Event.
@@ -50,8 +50,12 @@ class DiscardResources(Command, frozen=True, kw_only=True):
 
 
 class MoveRobber(Command, frozen=True, kw_only=True):
+    """Move the robber to `hex` and rob `victim`: a random resource card, or the card named in
+    `take` where a rule lets the thief choose (Oil Springs: "oil")."""
+
     hex: int
     victim: int | None = None
+    take: Resource | None = None
 
 
 # --- building (§1.7) ------------------------------------------------------------------------
@@ -107,10 +111,11 @@ class MaritimeTrade(Command, frozen=True, kw_only=True):
 
 
 class ProposeTrade(Command, frozen=True, kw_only=True):
-    """The active seat offers `give` for `get`; `to` limits who may answer (default: all)."""
+    """The active seat offers `give` for `get`; `to` limits who may answer (default: all).
+    Either side may name any resource of the game and its currency (gold), where it has one."""
 
-    give: Bundle
-    get: Bundle
+    give: TradeBundle
+    get: TradeBundle
     to: tuple[int, ...] = ()
 
 
@@ -125,8 +130,8 @@ class RejectTrade(Command, frozen=True, kw_only=True):
 class CounterTrade(Command, frozen=True, kw_only=True):
     """A responder's own terms, from the responder's side: it gives `give`, wants `get`."""
 
-    give: Bundle
-    get: Bundle
+    give: TradeBundle
+    get: TradeBundle
 
 
 class ConfirmTrade(Command, frozen=True, kw_only=True):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import msgspec
 
 from events.registry import register_module
-from events.types import Bundle, DevCard, HarborKind, Resource, Terrain
+from events.schema import widened
+from events.types import Bundle, DevCard, HarborKind, Resource, Terrain, TradeBundle
 
 
 # `gc=False` (inherited by every event): an event holds plain data (numbers, strings, and
@@ -120,7 +121,9 @@ class RobberMoved(Event, frozen=True, kw_only=True):
 
 
 class CardStolen(Event, frozen=True, kw_only=True):
-    """Private: only thief and victim see `resource`; `n` is the chance index."""
+    """Private: only thief and victim see `resource`; `n` is the chance index. A card the
+    thief chose (MoveRobber's `take`, Oil Springs' oil) was not drawn: `n` is -1 and the
+    card is public."""
 
     thief: int
     victim: int
@@ -186,8 +189,8 @@ class MaritimeTraded(Event, frozen=True, kw_only=True):
 
 class TradeProposed(Event, frozen=True, kw_only=True):
     seat: int
-    give: Bundle
-    get: Bundle
+    give: TradeBundle
+    get: TradeBundle
     to: tuple[int, ...]
 
 
@@ -196,17 +199,18 @@ class TradeAnswered(Event, frozen=True, kw_only=True):
 
     seat: int
     answer: str  # "accept" | "reject" | "counter"
-    give: Bundle = {}
-    get: Bundle = {}
+    give: TradeBundle = {}
+    get: TradeBundle = {}
 
 
 class TradeCompleted(Event, frozen=True, kw_only=True):
-    """`seat` gave `give` to `partner` and received `get` from it."""
+    """`seat` gave `give` to `partner` and received `get` from it (cards, and the game's
+    currency where it has one)."""
 
     seat: int
     partner: int
-    give: Bundle
-    get: Bundle
+    give: TradeBundle
+    get: TradeBundle
 
 
 class TradeCancelled(Event, frozen=True, kw_only=True):
@@ -237,3 +241,11 @@ class GameFinished(Event, frozen=True, kw_only=True):
 
 
 register_module(__name__, Event)
+
+# v2 (2026-12): resources, cards, terrains and harbor kinds are any name the game's vocabulary
+# knows (events.types), no longer the base game's list only; trades carry currency too.
+widened(
+    "GameCreated", "StartingResourcesTaken", "ResourcesProduced", "ResourcesDiscarded",
+    "CardStolen", "DevelopmentCardBought", "YearOfPlentyPlayed", "MonopolyPlayed",
+    "MaritimeTraded", "TradeProposed", "TradeAnswered", "TradeCompleted",
+)

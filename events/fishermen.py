@@ -16,6 +16,7 @@ from typing import Literal
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
+from events.schema import widened
 from events.types import DevCard, Resource
 
 FishAction = Literal["robber", "steal", "bank", "road", "devcard"]
@@ -145,3 +146,5 @@ class OldBootPassed(Event, frozen=True, kw_only=True):
 
 
 register_module(__name__, Command, Event)
+# v2 (2026-12): resources and cards are any name of the game's vocabulary (events.types).
+widened("FishDevelopmentCardTaken", "FishResourceTaken")

@@ -1,49 +1,41 @@
-"""Gold in domestic trades, for the modules that keep gold as a public count beside the hand
-(Barbarian Attack §9.10, Traders & Barbarians §10.11; engine kit
-`services.rules.engine.gold_trades`).
+"""Gold trades of Barbarian Attack and Traders & Barbarians before 2026-12, when gold was one
+side of the base offer through types of its own (`ProposeGoldTrade`, `GoldTradeProposed`,
+`GoldTraded`). Gold is now the game's currency, named in the base trade's bundles
+(engine/vocab.py, engine/base/trade.py); only the upcasters that read old logs are left.
 
-The offer is the base game's open offer with gold on one side: it is answered, countered,
-confirmed and cancelled with the base commands. All of it is public.
+A confirmed deal with gold was two events (`GoldTraded`, then `TradeCompleted` for the cards);
+it is one `TradeCompleted` now. An old log still folds to the same state (the gold part reads
+as a `TradeCompleted` of gold alone), but re-deciding its confirmation gives the one event
+(docs/design.md, "Retired shapes").
 """
 
 from __future__ import annotations
 
-from events.commands import Command
-from events.events import Event
-from events.registry import register_module
-from events.types import Bundle
+from typing import Any
+
+from events.schema import retired, retired_command
+
+GOLD = "gold"
 
 
-class ProposeGoldTrade(Command, frozen=True, kw_only=True):
-    """A domestic offer with gold on one side: the active seat gives `give` and `give_gold`
-    for `get` and `get_gold`; answered like any offer."""
-
-    give: Bundle
-    get: Bundle
-    give_gold: int = 0
-    get_gold: int = 0
-    to: tuple[int, ...] = ()
+def _with_gold(bundle: dict[str, int], gold: int) -> dict[str, int]:
+    return {**bundle, GOLD: gold} if gold else dict(bundle)
 
 
-class GoldTradeProposed(Event, frozen=True, kw_only=True):
-    """An offer with gold on one side; the open offer is the base game's, its gold is here."""
-
-    seat: int
-    give: Bundle
-    get: Bundle
-    give_gold: int
-    get_gold: int
-    to: tuple[int, ...]
+@retired_command("ProposeGoldTrade")
+def _propose_gold_trade(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "ProposeTrade", "seat": d["seat"],
+            "give": _with_gold(d["give"], d.get("give_gold", 0)),
+            "get": _with_gold(d["get"], d.get("get_gold", 0)), "to": d.get("to", [])}
 
 
-class GoldTraded(Event, frozen=True, kw_only=True):
-    """The gold of a confirmed offer: `seat` (the proposer) pays `give_gold` to `partner`,
-    who pays `get_gold`."""
-
-    seat: int
-    partner: int
-    give_gold: int
-    get_gold: int
+@retired("GoldTradeProposed", into="TradeProposed", at=2)
+def _gold_trade_proposed(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "give": _with_gold(d["give"], d["give_gold"]),
+            "get": _with_gold(d["get"], d["get_gold"]), "to": d["to"]}
 
 
-register_module(__name__, Command, Event)
+@retired("GoldTraded", into="TradeCompleted", at=2)
+def _gold_traded(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "partner": d["partner"], "give": _with_gold({}, d["give_gold"]),
+            "get": _with_gold({}, d["get_gold"])}

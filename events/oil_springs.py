@@ -1,17 +1,27 @@
 """Commands and events of the Oil Springs scenario (docs/rules/oil-springs.md §12; engine module
 `services.rules.engine.scenarios.oil_springs`).
 
-Oil is a sixth resource the base events cannot name (engine/vocab.py), so every move of oil
-has an event here. Oil held is public (§12.3), so none of these events is redacted; the
-disaster's dice and the polluted hex are chance, drawn by the dealer and recorded here.
+Oil is a sixth resource of the game's vocabulary: it travels in the base commands and events
+(a discard, Year of Plenty, Monopoly, a trade, the robber's `take`). What is here is oil's own:
+refining, metropolises, sequestering, its production in rounds, the disasters. Oil held is
+public (§12.3), so none of these events is redacted; the disaster's dice and the polluted hex
+are chance, drawn by the dealer and recorded here.
+
+Until 2026-12 oil had commands and events of its own beside the base ones; they are retired,
+and their upcasters (at the end) read old logs into the base shapes.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
-from events.types import Bundle, Resource
+from events.schema import retired, retired_command, widened
+from events.types import Resource
+
+OIL = "oil"
 
 # --- commands -------------------------------------------------------------------------------
 
@@ -32,40 +42,9 @@ class SequesterOil(Command, frozen=True, kw_only=True):
     """One oil put aside for good (once per turn, §12.6)."""
 
 
-class RobForOil(Command, frozen=True, kw_only=True):
-    """Move the robber to `hex` and take 1 oil from `victim` instead of a random card."""
-
-    hex: int
-    victim: int
 
 
-class DiscardWithOil(Command, frozen=True, kw_only=True):
-    """A 7's discard naming oil too (§12.4): `resources` and `oil` together make the count."""
 
-    resources: Bundle
-    oil: int
-
-
-class PlayYearOfPlentyOil(Command, frozen=True, kw_only=True):
-    """Year of Plenty taking oil (§12.4): `oil` (1 or 2) tokens and, with 1, one `resource`."""
-
-    oil: int
-    resource: Resource | None = None
-
-
-class PlayMonopolyOil(Command, frozen=True, kw_only=True):
-    """Monopoly naming oil: single tokens, round from the next seat, up to the limit."""
-
-
-class ProposeOilTrade(Command, frozen=True, kw_only=True):
-    """A domestic offer with oil (§12.4): `give`/`get` resources plus `give_oil`/`get_oil`
-    tokens; answered with the base's AcceptTrade, RejectTrade, CounterTrade, ConfirmTrade."""
-
-    give: Bundle
-    get: Bundle
-    give_oil: int = 0
-    get_oil: int = 0
-    to: tuple[int, ...] = ()
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -77,16 +56,6 @@ class OilProduced(Event, frozen=True, kw_only=True):
     gains: tuple[int, ...]
 
 
-class OilStolen(Event, frozen=True, kw_only=True):
-    thief: int
-    victim: int
-
-
-class OilDiscarded(Event, frozen=True, kw_only=True):
-    """Oil given back to the supply in a 7's discard (the marker does not move)."""
-
-    seat: int
-    oil: int
 
 
 class OilRefined(Event, frozen=True, kw_only=True):
@@ -110,39 +79,8 @@ class ChampionChanged(Event, frozen=True, kw_only=True):
     sequestered: int
 
 
-class OilPlentyPlayed(Event, frozen=True, kw_only=True):
-    """Year of Plenty played for `oil` tokens (what the limit lets in) and `resources`."""
-
-    seat: int
-    oil: int
-    resources: Bundle
 
 
-class OilMonopolyPlayed(Event, frozen=True, kw_only=True):
-    """Monopoly on oil: `taken` tokens per seat."""
-
-    seat: int
-    taken: tuple[int, ...]
-
-
-class OilTradeProposed(Event, frozen=True, kw_only=True):
-    seat: int
-    give: Bundle
-    get: Bundle
-    give_oil: int
-    get_oil: int
-    to: tuple[int, ...]
-
-
-class OilTradeCompleted(Event, frozen=True, kw_only=True):
-    """`seat` gave `give` and `give_oil` oil to `partner` and received `get` and `get_oil`."""
-
-    seat: int
-    partner: int
-    give: Bundle
-    get: Bundle
-    give_oil: int
-    get_oil: int
 
 
 class DisasterRolled(Event, frozen=True, kw_only=True):
@@ -191,3 +129,75 @@ class IslandAbandoned(Event, frozen=True, kw_only=True):
 
 
 register_module(__name__, Command, Event)
+# v2 (2026-12): resources and cards are any name of the game's vocabulary (events.types).
+widened("OilRefined")
+
+
+# --- retired shapes (before 2026-12): oil in the base commands and events now --------------
+
+
+def _with_oil(bundle: dict[str, int], oil: int) -> dict[str, int]:
+    return {**bundle, OIL: oil} if oil else dict(bundle)
+
+
+@retired_command("RobForOil")
+def _rob_for_oil(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "MoveRobber", "seat": d["seat"], "hex": d["hex"], "victim": d["victim"],
+            "take": OIL}
+
+
+@retired_command("DiscardWithOil")
+def _discard_with_oil(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "DiscardResources", "seat": d["seat"],
+            "resources": _with_oil(d["resources"], d["oil"])}
+
+
+@retired_command("PlayYearOfPlentyOil")
+def _year_of_plenty_oil(d: dict[str, Any]) -> dict[str, Any]:
+    other = d.get("resource")
+    return {"type": "PlayYearOfPlenty", "seat": d["seat"],
+            "resources": [OIL, OIL] if d["oil"] != 1 or other is None else [OIL, other]}
+
+
+@retired_command("PlayMonopolyOil")
+def _monopoly_oil(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "PlayMonopoly", "seat": d["seat"], "resource": OIL}
+
+
+@retired_command("ProposeOilTrade")
+def _propose_oil_trade(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "ProposeTrade", "seat": d["seat"],
+            "give": _with_oil(d["give"], d.get("give_oil", 0)),
+            "get": _with_oil(d["get"], d.get("get_oil", 0)), "to": d.get("to", [])}
+
+
+@retired("OilStolen", into="CardStolen", at=2)
+def _oil_stolen(d: dict[str, Any]) -> dict[str, Any]:
+    return {"thief": d["thief"], "victim": d["victim"], "resource": OIL, "n": -1}
+
+
+@retired("OilDiscarded", into="ResourcesDiscarded", at=2)
+def _oil_discarded(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "resources": {OIL: d["oil"]}}
+
+
+@retired("OilPlentyPlayed", into="YearOfPlentyPlayed", at=2)
+def _oil_plenty(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "resources": _with_oil(d["resources"], d["oil"])}
+
+
+@retired("OilMonopolyPlayed", into="MonopolyPlayed", at=2)
+def _oil_monopoly(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "resource": OIL, "taken": d["taken"]}
+
+
+@retired("OilTradeProposed", into="TradeProposed", at=2)
+def _oil_trade_proposed(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "give": _with_oil(d["give"], d["give_oil"]),
+            "get": _with_oil(d["get"], d["get_oil"]), "to": d["to"]}
+
+
+@retired("OilTradeCompleted", into="TradeCompleted", at=2)
+def _oil_trade_completed(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "partner": d["partner"],
+            "give": _with_oil(d["give"], d["give_oil"]), "get": _with_oil(d["get"], d["get_oil"])}

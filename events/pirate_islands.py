@@ -13,6 +13,7 @@ from typing import Literal
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
+from events.schema import widened
 from events.types import Bundle, Resource
 
 WarshipCard = Literal["knight", "victory_point"]
@@ -171,3 +172,5 @@ class SevenStealChosen(Event, frozen=True, kw_only=True):
 
 
 register_module(__name__, Command, Event)
+# v2 (2026-12): resources and cards are any name of the game's vocabulary (events.types).
+widened("FleetLooted", "FleetRewardTaken", "GoldTaken")

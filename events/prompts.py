@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from events.commands import Command
 from events.events import Harbor, Tile
-from events.types import Bundle
+from events.types import Bundle, TradeBundle
 
 
 # One per decision; plain data, out of the cyclic collector's sight (`gc=False`: see
@@ -63,8 +63,10 @@ class TradeView(msgspec.Struct, kw_only=True):
     """The open domestic trade offer (`View.trade`)."""
 
     proposer: Annotated[int, Meta(description="the seat that made the offer")]
-    give: Annotated[Bundle, Meta(description="what the proposer gives, count per resource")]
-    get: Annotated[Bundle, Meta(description="what the proposer asks for, count per resource")]
+    give: Annotated[TradeBundle, Meta(
+        description="what the proposer gives, count per resource (and currency, e.g. gold)")]
+    get: Annotated[TradeBundle, Meta(
+        description="what the proposer asks for, count per resource (and currency)")]
     to: Annotated[list[int], Meta(description="the seats the offer is made to")]
     answers: Annotated[dict[int, Any], Meta(
         description="the answers so far, by seat: `accept`, `reject`, or a counter-offer "

@@ -16,6 +16,7 @@ import importlib
 import pkgutil
 import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import msgspec
 
@@ -49,10 +50,10 @@ def register_module(name: str, *bases: type[msgspec.Struct]) -> None:
 
 
 def load() -> None:
-    """Import every wire module (see the module docstring); idempotent."""
-    import events
-
-    for info in pkgutil.iter_modules(events.__path__):
+    """Import every wire module (see the module docstring); idempotent. The modules are listed
+    from this file's own folder, not `events.__path__`: a folder named `events` earlier on the
+    path (tests/events under pytest) can make `events` a namespace package that hides them."""
+    for info in pkgutil.iter_modules([str(Path(__file__).resolve().parent)]):
         importlib.import_module(f"events.{info.name}")
     for ep in entry_points(group=ENTRY_POINTS):
         importlib.import_module(ep.value)

@@ -2,20 +2,24 @@
 `services.rules.engine.scenarios.rivers`).
 
 Gold is public (docs/rules/chance-and-hidden-information.md §14.7): nothing here is redacted.
-Gold is no resource card, so it never travels in a base event's bundle: it moves only with
-`GoldEarned`, `GoldSpent` and `GoldTradeCompleted`. A trade with gold between two players
-is this module's own offer (`OfferGoldTrade`, answered by the seat it is made to), public
-like the base game's trades.
+Gold is no resource card but the game's currency (engine/vocab.py): it moves with `GoldEarned`
+and `GoldSpent`, and in a trade between players as the base trade's "gold" (`ProposeTrade`,
+`TradeCompleted`). Until 2026-12 such a trade was this module's own offer (`OfferGoldTrade`,
+answered by the seat it was made to); those types are retired, and their upcasters (at the
+end) read old logs into the base trade's shapes.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from events.commands import Command
 from events.events import Event
 from events.registry import register_module
-from events.types import Bundle, Resource
+from events.schema import retired, retired_command, widened
+from events.types import Resource
+
+GOLD = "gold"
 
 GoldReason = Literal["road", "settlement", "bridge", "sale"]
 NeutralBridgePiece = Literal["bridge", "road"]
@@ -48,23 +52,7 @@ class BuildNeutralBridge(Command, frozen=True, kw_only=True):
     edge: int
 
 
-class OfferGoldTrade(Command, frozen=True, kw_only=True):
-    """The active seat offers `give` cards and `give_gold` gold to `partner` for `get` cards
-    and `get_gold` gold; gold on one side at least (without gold it is a base trade)."""
 
-    partner: int
-    give: Bundle = {}
-    get: Bundle = {}
-    give_gold: int = 0
-    get_gold: int = 0
-
-
-class AcceptGoldTrade(Command, frozen=True, kw_only=True):
-    """The seat the gold offer is made to takes it."""
-
-
-class DeclineGoldTrade(Command, frozen=True, kw_only=True):
-    """The seat the gold offer is made to turns it down."""
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -115,29 +103,49 @@ class NeutralBridgeBuilt(Event, frozen=True, kw_only=True):
     edge: int
 
 
-class GoldTradeOffered(Event, frozen=True, kw_only=True):
-    seat: int
-    partner: int
-    give: Bundle
-    get: Bundle
-    give_gold: int
-    get_gold: int
 
-
-class GoldTradeCompleted(Event, frozen=True, kw_only=True):
-    """The offer taken: cards and gold change hands as offered."""
-
-    seat: int
-    partner: int
-    give: Bundle
-    get: Bundle
-    give_gold: int
-    get_gold: int
-
-
-class GoldTradeDeclined(Event, frozen=True, kw_only=True):
-    seat: int  # the proposer
-    partner: int
 
 
 register_module(__name__, Command, Event)
+widened("GoldSpent", "ResourcesSoldForGold")  # v2: `resource` is any name of the vocabulary
+
+
+# --- retired shapes (before 2026-12): gold rides in the base trade now ---------------------
+
+
+def _with_gold(bundle: dict[str, int], gold: int) -> dict[str, int]:
+    return {**bundle, GOLD: gold} if gold else dict(bundle)
+
+
+@retired_command("OfferGoldTrade")
+def _offer_gold_trade(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "ProposeTrade", "seat": d["seat"],
+            "give": _with_gold(d.get("give", {}), d.get("give_gold", 0)),
+            "get": _with_gold(d.get("get", {}), d.get("get_gold", 0)), "to": [d["partner"]]}
+
+
+@retired_command("AcceptGoldTrade")
+def _accept_gold_trade(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "AcceptTrade", "seat": d["seat"]}
+
+
+@retired_command("DeclineGoldTrade")
+def _decline_gold_trade(d: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "RejectTrade", "seat": d["seat"]}
+
+
+@retired("GoldTradeOffered", into="TradeProposed", at=2)
+def _gold_trade_offered(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "give": _with_gold(d["give"], d["give_gold"]),
+            "get": _with_gold(d["get"], d["get_gold"]), "to": [d["partner"]]}
+
+
+@retired("GoldTradeCompleted", into="TradeCompleted", at=2)
+def _gold_trade_completed(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["seat"], "partner": d["partner"],
+            "give": _with_gold(d["give"], d["give_gold"]), "get": _with_gold(d["get"], d["get_gold"])}
+
+
+@retired("GoldTradeDeclined", into="TradeAnswered", at=2)
+def _gold_trade_declined(d: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": d["partner"], "answer": "reject"}

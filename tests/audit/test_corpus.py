@@ -32,7 +32,13 @@ from services.rules.record import GameRecord
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 SUMMARY = CORPUS / "summary.json"
 
-# name: (modules, seats, bots, turn limit)
+# name: (modules, seats, bots, turn limit). Five more files were frozen on 2026-12-04 by a
+# chooser that made the oil and gold commands of that day whenever they were legal (robbing for
+# oil, Year of Plenty and Monopoly on oil, offers with oil, gold offers declined or cancelled,
+# bridges with Catan for Two): oil-springs-oil-choices-4, oil-springs-oil-cards-3,
+# rivers-gold-offers-declined-3, rivers-catan-for-two-bridges-2,
+# traders-and-barbarians-gold-offers-3. Those commands are retired (read through their
+# upcasters), so that recipe cannot run again; tests/audit/test_old_shapes.py has the rest.
 GAMES: dict[str, tuple[tuple[ModuleSpec, ...], int, tuple[str, ...], int]] = {
     "base-4": ((), 4, ("heuristic", "random", "heuristic", "random"), 30),
     "friendly-robber-3": ((ModuleSpec(name="friendly-robber"),), 3, ("heuristic", "random", "random"), 25),
@@ -41,6 +47,31 @@ GAMES: dict[str, tuple[tuple[ModuleSpec, ...], int, tuple[str, ...], int]] = {
     "catan-for-two-2": ((ModuleSpec(name="catan-for-two"),), 2, ("random", "random"), 25),
     "base-disputes-3": ((ModuleSpec(name="undo", params={"policy": "consent"}),), 3,
                         ("random",) * 3, 20),
+    # Frozen on 2026-12-04, before oil and gold rode in the base commands and before the
+    # scenarios asked for Catan for Two's and Event Cards' capabilities (their pair rules
+    # moved to engine/combinations/): the old wire shapes and the pairs' rules as they were.
+    "oil-springs-4": ((ModuleSpec(name="oil-springs"),), 4,
+                      ("heuristic", "random", "random", "heuristic"), 30),
+    "rivers-3": ((ModuleSpec(name="rivers"),), 3, ("random", "heuristic", "random"), 30),
+    "rivers-catan-for-two-2": ((ModuleSpec(name="rivers"), ModuleSpec(name="catan-for-two")), 2,
+                               ("random", "random"), 30),
+    "fishermen-catan-for-two-2": ((ModuleSpec(name="fishermen"), ModuleSpec(name="catan-for-two")),
+                                  2, ("random", "heuristic"), 30),
+    "fishermen-event-cards-3": ((ModuleSpec(name="fishermen"), ModuleSpec(name="event-cards")), 3,
+                                ("random",) * 3, 30),
+    "barbarian-attack-catan-for-two-2": ((ModuleSpec(name="barbarian-attack"),
+                                          ModuleSpec(name="catan-for-two")), 2,
+                                         ("random", "heuristic"), 25),
+    "barbarian-attack-harbormaster-3": ((ModuleSpec(name="barbarian-attack"),
+                                         ModuleSpec(name="harbormaster")), 3, ("random",) * 3, 20),
+    "traders-and-barbarians-catan-for-two-2": ((ModuleSpec(name="traders-and-barbarians"),
+                                                ModuleSpec(name="catan-for-two")), 2,
+                                               ("random", "heuristic"), 25),
+    "traders-and-barbarians-event-cards-3": ((ModuleSpec(name="traders-and-barbarians"),
+                                              ModuleSpec(name="event-cards")), 3,
+                                             ("random",) * 3, 25),
+    "catan-for-two-event-cards-2": ((ModuleSpec(name="catan-for-two"),
+                                     ModuleSpec(name="event-cards")), 2, ("random", "random"), 30),
 }
 
 

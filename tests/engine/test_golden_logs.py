@@ -61,10 +61,13 @@ LOG_DIGESTS = {
     "reference-9": "7a0ea29ba4bbce5697d725c7dafdcc0db91e34646dc037b6315d446baf1a8f54",
 }
 
+# Re-recorded 2026-12 (the logs' digests did not change): every robber option now carries
+# MoveRobber's `take` field (null: a random card), which names the card a rule lets the thief
+# choose (Oil Springs' oil).
 PROMPT_DIGESTS = {
-    "reference-0": "fb4928828bc42aa7449c7d4936bba066e0a6934e18e1277325b19c50cbb1d073",
-    "reference-1": "cd285b2b7a9c0cf69b426e8bb84dda27a7b65e5c64a1bd345e666ac0b8bdad02",
-    "reference-2": "5d6ef0e6ba998f6b9b330c0394bd041921e1b9ebd21a6b0455c995c99c21105b",
+    "reference-0": "2586d7d587f965a69c1a2b976531a0efd5bcfd370ea173300955631a6bb469eb",
+    "reference-1": "1a3b8c96d0be5338c6c835560b19b6b8b890356cd9b562c599bec30e450ad5c6",
+    "reference-2": "af9e96da2ecbbd698faebd2d73657d1e6cb10dbfa3e5dc6de833afed425ce3aa",
 }
 
 

@@ -30,32 +30,37 @@ def test_a_module_extends_the_vocabularies() -> None:
     assert t.hand(0) == {"oil": 2}
 
 
-def test_a_module_resource_never_goes_silently_into_a_base_event() -> None:
-    import pytest
-
-    from events.commands import MoveRobber
+def test_a_module_resource_travels_in_the_base_commands_and_events() -> None:
+    from events.commands import MoveRobber, PlayMonopoly
     from services.rules.engine import pending
-
-    stolen: list[tuple[int, int]] = []
 
     def install(rules) -> None:  # type: ignore[no-untyped-def]
         rules.vocab.add_resource("oil", bank=15, hand_limit=4)
 
-        def steal_oil(state, thief, victim, dealer):  # type: ignore[no-untyped-def]
-            stolen.append((thief, victim))  # a module would take oil with its own event
-            return []
-
-        rules.steal = steal_oil
-
-    t = toy("toy-oil-steal", install)
+    t = toy("toy-oil-wire", install)
     vocab = t.state.rules.vocab
-    with pytest.raises(ValueError, match="oil"):
-        vocab.wire_bundle([0, 0, 0, 0, 0, 2])
+    assert vocab.wire_bundle([0, 0, 0, 0, 0, 2]) == {"oil": 2}
     assert vocab.wire_bundle([1, 0, 0, 0, 0, 0]) == {"lumber": 1}
     t.turn_of(0)
+    t.give_dev(0, "monopoly")
+    t.give(1, oil=2)
+    events = t.when(PlayMonopoly(seat=0, resource="oil"))  # the base card, on the toy's oil
+    assert events[0].resource == "oil"
+    assert events[0].taken[1] == 2
+    assert t.hand(0)["oil"] == 2
     t.state.phase = "robber"
-    options = pending(t.state)[0].options
-    option = next(o for o in options if isinstance(o, MoveRobber) and o.victim is not None)
-    t.give(option.victim, oil=1)
-    t.when(option)
-    assert stolen == [(0, option.victim)]
+    move = next(o for o in pending(t.state)[0].options if isinstance(o, MoveRobber))
+    # The base robber draws its card at random: naming one is no rule of the base game.
+    t.rejects(MoveRobber(seat=0, hex=move.hex, victim=move.victim, take="oil"),
+              "base.robber.no_choice")
+
+
+def test_a_name_the_vocabulary_does_not_know_is_refused_with_the_field() -> None:
+    from events.commands import MaritimeTrade
+
+    t = toy("toy-no-oil", lambda rules: None)
+    t.turn_of(0)
+    t.give(0, ore=4)
+    r = t.rejects(MaritimeTrade(seat=0, give="ore", get="oil"), "base.vocab.unknown_resource")
+    assert "MaritimeTrade.get" in r.message
+    assert "lumber, brick, wool, grain, ore" in r.message

@@ -23,7 +23,6 @@ from events.commands import Command, ProposeTrade
 from events.disputes import ProposeUndo
 from events.events import ModuleSpec
 from events.prompts import Prompt
-from events.rivers import OfferGoldTrade
 from events.types import RESOURCES
 from services.rules.engine import (
     MODULES,
@@ -73,9 +72,9 @@ def open_ended(state: State, prompt: Prompt, rng: random.Random) -> Command | No
         return None
     give, get = rng.choice(held), rng.choice(RESOURCES)
     tries: list[Command] = [ProposeTrade(seat=seat, give={give: 1}, get={get: 1})]
-    if OfferGoldTrade in state.rules.handlers:
-        tries.append(OfferGoldTrade(seat=seat, partner=(seat + 1) % state.n, give={give: 1},
-                                    get_gold=1))
+    for currency in state.rules.vocab.currencies:  # gold: the base offer names it
+        tries.append(ProposeTrade(seat=seat, give={give: 1}, get={currency: 1},
+                                  to=((seat + 1) % state.n,)))
     if ProposeUndo in state.rules.handlers:
         tries.append(ProposeUndo(seat=seat, to_version=undo_log(state).floor))
     command = rng.choice(tries)

@@ -1,7 +1,8 @@
 """Catan for Two + Event Cards (docs/rules/event-cards.md §3 DECISIONS "Catan for Two", §13 row 5): two event
 cards per turn instead of two rolls; a second card with the first card's number is kept (no
 card drawn again, the number applies twice); the events of both cards are resolved. Rule id
-`catan_for_two.event_cards.two_draws`, implemented in variants/combinations.py.
+`catan_for_two.event_cards.two_draws`, implemented in the pair's combination module
+(engine/combinations/catan_for_two_event_cards.py), which provides Catan for Two's `SECOND_ROLL`.
 
 Every such test runs with the modules in both orders (`--variant catan-for-two --variant
 event-cards` and the reverse). Beginner board, 2 seats after the default set-up: a 9 gives
@@ -39,10 +40,10 @@ from events.events import (
     RobberMoved,
 )
 from services.rules.engine import RULES, new_game
+from services.rules.engine.capabilities import SECOND_ROLL
 from services.rules.engine.chance import SeededDealer
 from services.rules.engine.state import MAIN, ROBBER, ROLL
 from services.rules.engine.testing import Table
-from services.rules.engine.variants import combinations
 
 C42 = ModuleSpec(name="catan-for-two")
 EC = ModuleSpec(name="event-cards")
@@ -74,7 +75,9 @@ def step(t: Table) -> int:
 
 def test_catan_for_two_event_cards_two_draws_rule_is_registered() -> None:
     assert "catan_for_two.event_cards.two_draws" in RULES
-    assert combinations.second_roll(Table(seats=2, modules=[C42]).state.rules) is None
+    assert Table(seats=2, modules=[C42]).state.rules.capability(SECOND_ROLL) is None
+    both = Table(seats=2, modules=[C42, ModuleSpec(name="event-cards")]).state.rules
+    assert both.capability(SECOND_ROLL) is not None
 
 
 @ORDERS

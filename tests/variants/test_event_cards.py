@@ -604,6 +604,19 @@ def test_event_cards_choice_bank_empty_an_exhausted_resource_cannot_be_taken() -
     t.rejects(TakeResource(seat=0, resource="ore"), "event_cards.choice.bank_empty")
 
 
+def test_event_cards_choice_resource_names_one_of_the_five_never_a_modules() -> None:
+    """With Oil Springs oil is a resource of the game (it passes the vocabulary), but an
+    event's choice takes and gives the five resources only."""
+    t = Table(seats=4, modules=[ModuleSpec(name="oil-springs"), ModuleSpec(name="event-cards")])
+    t.finish_setup()
+    t.turn_of(0, rolled=False)
+    draw(t, (2, "plentiful_year"))
+    assert all(o.resource != "oil" for o in pending(t.state)[0].options)
+    t.rejects(TakeResource(seat=0, resource="oil"), "event_cards.choice.resource")
+    t.rejects(TakeResource(seat=0, resource="coal"), "base.vocab.unknown_resource")
+    t.when(TakeResource(seat=0, resource="ore"))
+
+
 def test_event_cards_plentiful_year_every_player_takes_one_resource_of_choice() -> None:
     t = table(seats=3)
     events = draw(t, (2, "plentiful_year"))

@@ -35,13 +35,16 @@ from services.rules.engine.modules import (
     RulesetError,
     build_ruleset,
     check_combination,
+    combinations_for,
     map_packages,
 )
 from services.rules.engine.rules import RULES, Rejected
 from services.rules.engine.state import NO_ONE, SETUP, State
 from services.rules.engine.views import redact, view
 
-RULES_VERSION = "2026.11.1"
+# 2026.12.1: oil and gold ride in the base commands and events (one trade); the pair rules of
+# modules moved to engine/combinations/ (module states changed: older snapshots are not used).
+RULES_VERSION = "2026.12.1"
 T = TypeVar("T")
 
 __all__ = [
@@ -121,6 +124,8 @@ def new_game(
     for spec in specs:
         module = MODULES[spec.name]
         module.create(fields, module.params(spec), dealer)
+    for combination in combinations_for([s.name for s in specs]):
+        combination.create(fields, dealer)
     return GameCreated(**fields)  # type: ignore[arg-type]
 
 

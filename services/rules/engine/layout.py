@@ -3,22 +3,23 @@ spiral, tokens laid counter-clockwise from a random corner skipping the hexes th
 harbor kinds shuffled onto their slots). All chance goes
 through the dealer, in the same order and under the same keys for every map.
 
-On the wire a tile's terrain is one of the base terrains (`events.types.Terrain`); a hex of a
-module's terrain (lake, swamp, oasis, gold, …) is written into `GameCreated.setup` under
-`terrain:<name>` as flat (q, r, number) triples, so the base events keep their shape.
+A tile's terrain on the wire is a name (`events.types.Terrain`), but the tiles hold the base
+terrains only (`events.types.TERRAINS`); a hex of a module's terrain (lake, swamp, oasis, gold,
+…) is written into `GameCreated.setup` under `terrain:<name>` as flat (q, r, number) triples, as
+it always was: an audit re-creates a game's `GameCreated` and compares it with the log's.
 """
 
 from __future__ import annotations
 
-from typing import cast, get_args
+from typing import cast
 
 from events.events import Harbor, Tile
-from events.types import HarborKind, Terrain
+from events.types import TERRAINS
 from services.rules.engine.chance import Dealer, shuffled
 from services.rules.engine.geometry import Hex
 from services.rules.engine.mapdata import MapData, load_map
 
-WIRE_TERRAINS = frozenset(get_args(Terrain))
+WIRE_TERRAINS = frozenset(TERRAINS)
 SPECIAL = "terrain:"
 # More numbers for hexes, decided with the layout by a module (Rivers: the 2 joins the hex
 # that received the 12): flat (q, r, number) triples in `GameCreated.setup`.
@@ -82,7 +83,7 @@ def lay(m: MapData, dealer: Dealer, use_fixed: bool) -> tuple[list[Laid], tuple[
     else:
         laid, kinds = variable(dealer, m)
     harbors = tuple(
-        Harbor(sea, shore, cast(HarborKind, kind))
+        Harbor(sea, shore, kind)
         for (sea, shore, _), kind in zip(m.harbors, kinds, strict=True)
     )
     return laid, harbors
@@ -94,7 +95,7 @@ def to_wire(m: MapData, laid: list[Laid]) -> tuple[tuple[Tile, ...], dict[str, l
     special: dict[str, list[int]] = {}
     for q, r, terrain, number in laid:
         if terrain in WIRE_TERRAINS:
-            tiles.append(Tile(q, r, cast(Terrain, terrain), number))
+            tiles.append(Tile(q, r, terrain, number))
         else:
             special.setdefault(SPECIAL + terrain, []).extend((q, r, number))
     tiles += [Tile(q, r, "sea") for q, r in m.frame + m.sea]

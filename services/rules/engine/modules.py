@@ -3,7 +3,8 @@
 Modules are discovered (every `MODULE` in the variants and scenarios packages); a module is a
 file or a package. What else a module owns is found through it: its maps (`map_packages`),
 its bot advice (`advice_for`), its narration (`narrators`) and its prompt stages
-(`declared_stages`)."""
+(`declared_stages`). The rules of a pair of modules are discovered the same way (every
+`COMBINATION` in the combinations package) and installed when both are chosen."""
 
 from __future__ import annotations
 
@@ -14,21 +15,28 @@ from functools import lru_cache
 import msgspec
 
 from events.events import Event, ModuleSpec
-from services.rules.engine import base, pieces, review, scenarios, undo, variants
+from services.rules.engine import (
+    base,
+    combinations,
+    pieces,
+    review,
+    scenarios,
+    undo,
+    variants,
+    vocab_check,
+)
 from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
 from services.rules.engine.base.stages import STAGES as BASE_STAGES
+from services.rules.engine.combinations import Combination
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.narration import Narrator
 from services.rules.engine.ruleset import Module, Ruleset
+from services.rules.engine.ruleset import RulesetError as RulesetError  # its home before
 from services.rules.engine.state import Rules
 from services.rules.engine.views import BASE_REDACTORS
 
 AnyModule = Module  # of any state and parameters
-
-
-class RulesetError(ValueError):
-    """An unknown module, bad parameters or a forbidden combination, with the reason."""
 
 
 def _discover() -> dict[str, AnyModule]:
@@ -44,6 +52,28 @@ def _discover() -> dict[str, AnyModule]:
 
 
 MODULES: dict[str, AnyModule] = _discover()
+
+
+def _discover_combinations() -> tuple[Combination, ...]:
+    found = []
+    for info in pkgutil.iter_modules(combinations.__path__):
+        mod = importlib.import_module(f"{combinations.__name__}.{info.name}")
+        combination = getattr(mod, "COMBINATION", None)
+        if isinstance(combination, Combination):
+            unknown = [n for n in combination.pair if n not in MODULES]
+            if unknown:
+                raise ValueError(f"{info.name}: no module {unknown[0]!r}")
+            found.append(combination)
+    return tuple(sorted(found, key=lambda c: c.pair))
+
+
+COMBINATIONS: tuple[Combination, ...] = _discover_combinations()
+
+
+def combinations_for(names: tuple[str, ...] | list[str]) -> list[Combination]:
+    """The combinations whose two modules are both among `names`, in a fixed order."""
+    chosen = set(names)
+    return [c for c in COMBINATIONS if c.applies(chosen)]
 
 
 def map_packages() -> tuple[str, ...]:
@@ -117,16 +147,28 @@ def _build(name: str, key: bytes) -> Rules:
     base.install(rules)
     review.install(rules)
     rules.redactors.update(BASE_REDACTORS)
-    # Table rules (undo) go last: they wrap what the rules and variants installed.
-    for spec in sorted(specs, key=lambda s: MODULES[s.name].kind == "table"):
-        module = MODULES[spec.name]
-        try:
-            params = module.params(spec)
-        except (ValueError, TypeError) as exc:
-            raise RulesetError(f"{spec.name}: {exc}") from exc
-        module.install(rules, params)
+    # The modules, then the rules of their pairs, then the table rules (undo), which wrap
+    # everything the others installed.
+    ordered = sorted(specs, key=lambda s: MODULES[s.name].kind == "table")
+    tables = [s for s in ordered if MODULES[s.name].kind == "table"]
+    for spec in [s for s in ordered if MODULES[s.name].kind != "table"]:
+        _install(rules, spec)
+    for combination in combinations_for([s.name for s in specs]):
+        combination.install(rules)
+    for spec in tables:
+        _install(rules, spec)
     scoring.install_victory(rules)
     rules.freeze()
+    vocab_check.install(rules)  # every handler the names of its command reach
     if rules.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
         rules.route_weight = pieces.kind_weight  # a route kind counting other than 1 (vocab)
     return rules
+
+
+def _install(rules: Rules, spec: ModuleSpec) -> None:
+    module = MODULES[spec.name]
+    try:
+        params = module.params(spec)
+    except (ValueError, TypeError) as exc:
+        raise RulesetError(f"{spec.name}: {exc}") from exc
+    module.install(rules, params)

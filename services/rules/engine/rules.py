@@ -42,6 +42,7 @@ RULES: dict[str, str] = {
     "base.robber.not_land": "The robber moves to a land hex.",
     "base.robber.hex": "The robber may only go where the ruleset allows.",
     "base.robber.victim": "The robber steals from a player with a building next to its new hex, or from nobody if there is none.",
+    "base.robber.no_choice": "The robber's card is drawn at random; a card is named (MoveRobber's take) only where a rule lets the thief choose.",
     "base.dev.cost": "A development card costs 1 ore, 1 wool and 1 grain.",
     "base.dev.empty_deck": "No development card is left to buy.",
     "base.dev.not_held": "You can only play a development card you hold.",

@@ -34,6 +34,24 @@ MS = DefaultTypeVar("MS", default=Any)
 P = DefaultTypeVar("P", default=Any)
 C = TypeVar("C", bound=Command)
 E = TypeVar("E", bound=Event)
+T = TypeVar("T")
+
+
+class RulesetError(ValueError):
+    """An unknown module, bad parameters or a forbidden combination, with the reason."""
+
+
+class Capability(Generic[T]):
+    """The key of something one module offers the others (engine/capabilities.py): a module
+    `provide`s an object of the type `T` names (a Protocol), another asks `capability(key)`
+    when it decides and gets it, or None when no module of the game offers it. A key object,
+    not the Protocol class itself: mypy refuses a Protocol where `type[T]` is expected."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Capability({self.name!r})"
 
 # Handlers, evolvers and redactors are stored per command / event type, so their second
 # parameter is only known per entry: `handle` and `evolve_with` type each one against its own
@@ -183,6 +201,8 @@ class Ruleset(Generic[ST]):
     extra_options: list[hooks.ExtraOptions[ST]]
     phase_refusal: list[hooks.PhaseRefusal[ST]]
     robber_refusal: list[hooks.RobberRefusal[ST]]
+    # What modules offer each other (Capability -> the object a module provides).
+    capabilities: dict[object, object]
 
     def __init__(self, name: str, modules: tuple[ModuleSpec, ...] = ()) -> None:
         self.name = name
@@ -234,6 +254,17 @@ class Ruleset(Generic[ST]):
         self.extra_options = []
         self.phase_refusal = []
         self.robber_refusal = []
+        self.capabilities = {}
+
+    def provide(self, key: Capability[T], provider: T) -> None:
+        """Offer `provider` under `key` to the other modules; one provider per key."""
+        if key in self.capabilities:
+            raise ValueError(f"{key.name} is provided twice")
+        self.capabilities[key] = provider
+
+    def capability(self, key: Capability[T]) -> T | None:
+        """What a module of this game provides under `key`, or None."""
+        return cast("T | None", self.capabilities.get(key))
 
     def allow(self, phase: str, *commands: type[Command]) -> None:
         self.phase_commands.setdefault(phase, set()).update(commands)

@@ -49,14 +49,14 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
     trade = None
     if state.trade is not None:
         t = state.trade
-        trade = TradeView(
+        trade = TradeView(  # the whole terms: any resource, and the currency (a trade is public)
             proposer=t.proposer,
-            give=vocab.base_bundle(t.give),
-            get=vocab.base_bundle(t.get),
+            give=vocab.trade_bundle(t.give),
+            get=vocab.trade_bundle(t.get),
             to=list(t.to),
             answers={
-                s: a if isinstance(a, str) else {"give": vocab.base_bundle(a[0]),
-                                                 "get": vocab.base_bundle(a[1])}
+                s: a if isinstance(a, str) else {"give": vocab.trade_bundle(a[0]),
+                                                 "get": vocab.trade_bundle(a[1])}
                 for s, a in t.answers.items()
             },
         )
@@ -140,7 +140,9 @@ def redact(state: State, event: Event, seat: int | None) -> Event:
 
 
 def redact_stolen(e: CardStolen, seat: int | None) -> Event:
-    if seat in (e.thief, e.victim):
+    """A drawn card is seen by thief and victim only; a card the thief chose (`n` < 0: Oil
+    Springs' oil, public like all oil held) by everyone."""
+    if seat in (e.thief, e.victim) or e.n < 0:
         return e
     return msgspec.structs.replace(e, resource=None)
 

@@ -6,23 +6,30 @@ swamp and bridges, Pirate Islands sea ships, …). Hands, banks, decks and costs
 ints indexed by these vocabularies, so the hot paths stay as fast as with fixed 5-wide vectors:
 every lookup below is made once, when the ruleset is assembled (`freeze`), never per move.
 
-On the wire a resource is still a name (`events.types.Resource` for the base five); a module
-that adds one declares its own typed wire fields for it (its events), so old logs and the base
-events' shapes never change. `wire_bundle` is how the base rules put a vector into a base event:
-it refuses a module resource rather than write a log no decoder accepts, so a module adding one
-must wrap the hooks that would move it (production, steal) and move it with its own events.
-Views carry the module resources beside the base bundles (`views.py`).
+On the wire every name is a string (events.types): a module's resource (Oil Springs' oil) travels
+in the base commands and events like the base five, and `vocab_check.py` refuses, when a command
+is decided, any name the game does not know. `wire_bundle` puts a vector into an event (with
+the base vocabulary, the compiled fast path of `base_bundle`). Views carry the module resources
+beside the base bundles (`views.py`), which bots read as five-wide vectors.
+
+A *currency* (Rivers', Barbarian Attack's and Traders & Barbarians' gold) is a name trades may
+carry that is not a card: it is in no hand and no bank, so no discard, steal, Monopoly or 7-card
+count sees it. A module keeps it in its own state and lends it to the base trade through the
+`PURSE` capability (capabilities.py). A trade's vectors are `trade_width` wide: the resources,
+then the currencies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, cast
+from typing import Final, Literal
 
-from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle, Resource
+from events.types import DEV_CARDS, RESOURCES, TERRAIN_RESOURCE, Bundle
 
 BASE_WIDTH: Final = len(RESOURCES)
+# The kinds of names a vocabulary knows (`events.types.Named.kind`).
+KINDS: Final = ("resource", "trade good", "development card", "terrain", "harbor")
 
 Site = Literal["vertex", "edge", "hex"]
 
@@ -84,10 +91,16 @@ class Vocabulary:
         # desert, or a scenario's barren hexes standing in for it (Rivers' swamps).
         self.deserts: set[str] = set()
         self.pieces: dict[str, PieceKind] = {}
+        # Currencies: names a trade carries that are no cards (see the module docstring).
+        self.currencies: tuple[str, ...] = ()
+        self.trade_goods: tuple[str, ...] = ()  # resources, then currencies (set by freeze)
+        self.trade_index: dict[str, int] = {}
+        # Per kind of name (`names`), the set a command's names are checked against.
+        self.known: dict[str, frozenset[str]] = {}
         self.frozen = False
-        # A vector as a base event's bundle: base resources only (see the module docstring).
-        # With the base vocabulary it is the plain conversion (hot: every production).
-        self.wire_bundle: Callable[[list[int]], Bundle] = self._checked_bundle
+        # A vector as an event's bundle. With the base vocabulary it is `base_bundle`, compiled
+        # (hot: every production).
+        self.wire_bundle: Callable[[list[int]], Bundle] = self.bundle
 
     # --- extension (install time) ---------------------------------------------------------------
 
@@ -130,6 +143,12 @@ class Vocabulary:
         else:
             self.land.discard(name)
 
+    def add_currency(self, name: str) -> None:
+        """A currency a trade may carry (gold): not a card; its module keeps it (`PURSE`)."""
+        self._check(name not in self.resource_index and name not in self.currencies,
+                    f"currency {name!r} twice or a resource")
+        self.currencies += (name,)
+
     def add_piece(self, kind: PieceKind) -> None:
         self.pieces[kind.name] = kind
 
@@ -148,7 +167,24 @@ class Vocabulary:
                 costs[name] = tuple(cost) + (0,) * (width - len(cost))
         if width == BASE_WIDTH:
             self.wire_bundle = base_bundle
+        self.trade_goods = self.resources + self.currencies
+        self.trade_index = {name: i for i, name in enumerate(self.trade_goods)}
         self.frozen = True
+        self.known = {kind: frozenset(self.names(kind)) for kind in KINDS}
+
+    def names(self, kind: str) -> tuple[str, ...]:
+        """The names of one kind (`events.types.Named.kind`) this vocabulary knows."""
+        if kind == "resource":
+            return self.resources
+        if kind == "trade good":
+            return self.trade_goods
+        if kind == "development card":
+            return self.dev_cards
+        if kind == "terrain":
+            return tuple(self.terrains)
+        if kind == "harbor":
+            return ("3:1", *self.resources)
+        raise ValueError(f"no names of kind {kind!r}")
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -159,7 +195,7 @@ class Vocabulary:
     def zeros(self) -> list[int]:
         return [0] * len(self.resources)
 
-    def vector(self, bundle: Mapping[str, int] | Mapping[Resource, int]) -> list[int]:
+    def vector(self, bundle: Mapping[str, int]) -> list[int]:
         vec = [0] * len(self.resources)
         index = self.resource_index
         for name, n in bundle.items():
@@ -170,22 +206,30 @@ class Vocabulary:
         names = self.resources
         return {names[i]: n for i, n in enumerate(vec) if n} if any(vec) else {}
 
-    def _checked_bundle(self, vec: Sequence[int]) -> Bundle:
-        if len(vec) > BASE_WIDTH and any(vec[BASE_WIDTH:]):
-            extra = self.extra(vec)
-            raise ValueError(f"{extra} cannot go in a base event: the module that adds a "
-                             "resource moves it with events of its own")
-        return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
-
     def base_bundle(self, vec: Sequence[int]) -> Bundle:
         """The base part of a vector as a bundle (a view's hand or bank: the module
         resources go beside it, `extra`)."""
-        return cast(Bundle, self.bundle(vec[:BASE_WIDTH]))
+        return self.bundle(vec[:BASE_WIDTH])
 
-    def wire_resource(self, name: str) -> Resource:
-        if self.resource_index[name] >= BASE_WIDTH:
-            raise ValueError(f"{name} cannot go in a base event (see wire_bundle)")
-        return cast(Resource, name)
+    def wire_resource(self, name: str) -> str:
+        """A resource's name as an event carries it (any name of the vocabulary)."""
+        return name
+
+    def trade_vector(self, bundle: Mapping[str, int]) -> list[int]:
+        """A trade's side as a vector `trade_width` wide: resources, then currencies."""
+        vec = [0] * len(self.trade_goods)
+        index = self.trade_index
+        for name, n in bundle.items():
+            vec[index[name]] += n
+        return vec
+
+    def trade_bundle(self, vec: Sequence[int]) -> dict[str, int]:
+        names = self.trade_goods
+        return {names[i]: n for i, n in enumerate(vec) if n}
+
+    @property
+    def trade_width(self) -> int:
+        return len(self.trade_goods)
 
     def extra(self, vec: Sequence[int]) -> dict[str, int]:
         """The module resources of a vector (what a view shows beside the base bundle)."""

@@ -28,8 +28,8 @@ from events.commands import BuildSettlement, BuyDevelopmentCard, EndTurn
 from events.events import Event, ModuleSpec
 from services.rules.engine import pending, view
 from services.rules.engine.chance import SeededDealer
+from services.rules.engine.combinations.barbarian_attack_catan_for_two import derive_reconsidered
 from services.rules.engine.scenarios.barbarian_attack.common import BARBARIANS, geometry
-from services.rules.engine.scenarios.barbarian_attack.two_player import derive_reconsidered
 from services.rules.engine.state import MAIN
 from services.rules.engine.testing import Table
 from services.rules.engine.variants.catan_for_two.common import NEUTRAL, two

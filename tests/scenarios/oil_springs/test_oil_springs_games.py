@@ -18,7 +18,15 @@ from tampering_kit import audit_objects, audit_recorded
 from bots.heuristic import HeuristicBot
 from bots.random_bot import RandomBot
 from events.commands import EndTurn
-from events.events import CardStolen, GameFinished, ModuleSpec
+from events.events import (
+    CardStolen,
+    Event,
+    GameFinished,
+    ModuleSpec,
+    MonopolyPlayed,
+    ResourcesDiscarded,
+    YearOfPlentyPlayed,
+)
 from services.audit.archive import dump_lines
 from services.rules.engine import (
     MODULES,
@@ -65,6 +73,15 @@ def ext_of(state: State):  # type: ignore[no-untyped-def]
     return oil_state(state)
 
 
+def oil_in(e: Event) -> bool:
+    """Whether a base event names oil (the resource the base events carry for this module)."""
+    if isinstance(e, CardStolen | MonopolyPlayed):
+        return e.resource == "oil"
+    if isinstance(e, YearOfPlentyPlayed | ResourcesDiscarded):
+        return "oil" in e.resources
+    return False
+
+
 def play(seed: int, seats: int, heuristic: bool = False) -> tuple[State, Counter[str]]:
     created = new_game(f"g{seed}", seats, f"oil-{seed}".encode(), modules=[OIL], turn_limit=TURN_CAP)
     state = initial_state(created)
@@ -81,6 +98,8 @@ def play(seed: int, seats: int, heuristic: bool = False) -> tuple[State, Counter
         for e in decide(state, command, dealer):
             evolve(state, e)
             seen[type(e).__name__] += 1
+            if oil_in(e):  # oil in a base event: stolen, taken by a card, traded, discarded
+                seen[f"oil:{type(e).__name__}"] += 1
             check(state)
             if isinstance(e, GameFinished):
                 seen["reason:" + e.reason] += 1
@@ -96,10 +115,10 @@ def test_a_thousand_random_games_end_with_oil_conserved() -> None:
         seen.update(counts)
         if state.winner >= 0:
             assert total_vp(state, state.winner) >= 12
-    for kind in ("OilProduced", "OilStolen", "OilRefined", "MetropolisBuilt", "OilSequestered",
-                 "ChampionChanged", "DisasterRolled", "PieceRemoved", "CityReduced",
-                 "HexPolluted", "SpringPolluted", "IslandAbandoned", "OilPlentyPlayed",
-                 "OilMonopolyPlayed"):
+    for kind in ("OilProduced", "oil:CardStolen", "OilRefined", "MetropolisBuilt",
+                 "OilSequestered", "ChampionChanged", "DisasterRolled", "PieceRemoved",
+                 "CityReduced", "HexPolluted", "SpringPolluted", "IslandAbandoned",
+                 "oil:YearOfPlentyPlayed", "oil:MonopolyPlayed"):
         assert seen[kind] > 0, kind
     assert seen["reason:victory"] > 0
     assert seen["reason:abandoned"] > 0

@@ -15,29 +15,32 @@ from events.commands import (
     EndTurn,
     MaritimeTrade,
     MoveRobber,
+    PlayMonopoly,
+    PlayYearOfPlenty,
+    ProposeTrade,
     RejectTrade,
     RollDice,
 )
-from events.events import CardStolen, GameFinished, LongestRoadChanged, ModuleSpec, TurnEnded
+from events.events import (
+    CardStolen,
+    GameFinished,
+    LongestRoadChanged,
+    ModuleSpec,
+    MonopolyPlayed,
+    ResourcesDiscarded,
+    TradeCompleted,
+    TurnEnded,
+    YearOfPlentyPlayed,
+)
 from events.oil_springs import (
     BuildMetropolis,
     ChampionChanged,
     CityReduced,
     DisasterRolled,
-    DiscardWithOil,
     HexPolluted,
     IslandAbandoned,
-    OilDiscarded,
-    OilMonopolyPlayed,
-    OilPlentyPlayed,
     OilProduced,
-    OilStolen,
-    OilTradeCompleted,
-    PlayMonopolyOil,
-    PlayYearOfPlentyOil,
-    ProposeOilTrade,
     RefineOil,
-    RobForOil,
     SequesterOil,
     SpringPolluted,
 )
@@ -118,8 +121,9 @@ def test_oil_springs_oil_hand_limit_caps_production_and_theft() -> None:
     t.give(1, oil=1)
     t.state.phase = ROBBER
     t.state.robber_from = "seven"
-    t.rejects(RobForOil(seat=0, hex=t.hex("(1,1)"), victim=1), "oil_springs.oil.hand_limit")
-    assert not any(isinstance(o, RobForOil) for o in pending(t.state)[0].options)
+    t.rejects(MoveRobber(seat=0, hex=t.hex("(1,1)"), victim=1, take="oil"),
+              "oil_springs.oil.hand_limit")
+    assert not any(isinstance(o, MoveRobber) and o.take for o in pending(t.state)[0].options)
 
 
 def test_oil_springs_oil_supply_starts_with_15_and_is_conserved() -> None:
@@ -139,10 +143,11 @@ def test_oil_springs_oil_discard_counts_oil_and_may_discard_it() -> None:
     t.script("dice", (3, 4))
     t.when(RollDice(seat=0))
     assert t.state.discards[1] == 4
-    t.rejects(DiscardWithOil(seat=1, resources={"lumber": 1}, oil=2), "base.discard.count")
-    t.rejects(DiscardWithOil(seat=1, resources={}, oil=4), "base.discard.not_held")
-    events = t.when(DiscardWithOil(seat=1, resources={"lumber": 2}, oil=2))
-    assert OilDiscarded(seat=1, oil=2) in events
+    t.rejects(DiscardResources(seat=1, resources={"lumber": 1, "oil": 2}), "base.discard.count")
+    t.rejects(DiscardResources(seat=1, resources={"oil": 4}), "base.discard.not_held")
+    assert pending(t.state)[0].hand == {"lumber": 3, "brick": 3, "oil": 3}  # oil may go
+    events = t.when(DiscardResources(seat=1, resources={"lumber": 2, "oil": 2}))
+    assert events == [ResourcesDiscarded(seat=1, resources={"lumber": 2, "oil": 2})]
     assert t.hand(1) == {"lumber": 1, "brick": 3, "oil": 1}
     assert ext(t).marker == 0  # discarded oil does not move the marker
     assert t.state.phase == ROBBER
@@ -157,7 +162,7 @@ def test_oil_springs_oil_discard_default_keeps_oil() -> None:
     prompt = pending(t.state)[0]
     assert isinstance(prompt.default, DiscardResources)
     assert prompt.default.resources == {"grain": 4}
-    assert prompt.hand == {"grain": 5}
+    assert prompt.hand == {"grain": 5, "oil": 4}
 
 
 def test_oil_springs_oil_steal_is_the_thiefs_choice() -> None:
@@ -168,10 +173,12 @@ def test_oil_springs_oil_steal_is_the_thiefs_choice() -> None:
     t.state.robber_from = "seven"
     h = t.hex("(1,1)")
     options = pending(t.state)[0].options
-    assert RobForOil(seat=0, hex=h, victim=1) in options
+    assert MoveRobber(seat=0, hex=h, victim=1, take="oil") in options
     assert MoveRobber(seat=0, hex=h, victim=1) in options
-    events = t.when(RobForOil(seat=0, hex=h, victim=1))
-    assert OilStolen(thief=0, victim=1) in events
+    events = t.when(MoveRobber(seat=0, hex=h, victim=1, take="oil"))
+    # Taken by choice, not drawn: no chance index (-1), and public like all oil held.
+    assert CardStolen(thief=0, victim=1, resource="oil", n=-1) in events
+    assert t.state.steals == 0
     assert oil(t, 0) == 1
     assert oil(t, 1) == 1
     assert t.state.phase == MAIN
@@ -191,21 +198,22 @@ def test_oil_springs_oil_steal_random_card_is_never_oil() -> None:
     t.give(1, oil=1)
     t.state.phase = ROBBER
     t.set_robber(None)
-    t.rejects(RobForOil(seat=0, hex=t.hex("(1,1)"), victim=2), "base.robber.victim")
+    t.rejects(MoveRobber(seat=0, hex=t.hex("(1,1)"), victim=2, take="oil"), "base.robber.victim")
     t.when(MoveRobber(seat=0, hex=t.hex("(1,1)"), victim=1))
     assert oil(t, 1) == 1  # only oil held: the random card finds nothing
 
 
-def test_oil_springs_oil_no_maritime_trade_gives_oil() -> None:
+def test_oil_springs_oil_no_maritime_trade_gives_or_takes_oil() -> None:
     t = table()
-    t.give(0, grain=4, oil=1)
+    t.give(0, grain=4, oil=4)
     trades = [o for o in pending(t.state)[0].options if isinstance(o, MaritimeTrade)]
     assert trades
     assert all(o.get != "oil" and o.give != "oil" for o in trades)
-    bad = b'{"type":"MaritimeTrade","seat":0,"give":"grain","get":"oil"}'
-    from events.codec import CodecError, codec
-    with pytest.raises(CodecError):
-        codec().decode_command(bad)
+    from events.codec import codec
+    bad = codec().decode_command(b'{"type":"MaritimeTrade","seat":0,"give":"grain","get":"oil"}')
+    assert bad == MaritimeTrade(seat=0, give="grain", get="oil")  # oil travels; the rule says no
+    t.rejects(bad, "oil_springs.oil.no_maritime")
+    t.rejects(MaritimeTrade(seat=0, give="oil", get="ore"), "oil_springs.oil.no_maritime")
 
 
 # --- §12.5 using oil ----------------------------------------------------------------------
@@ -235,6 +243,7 @@ def test_oil_springs_use_refine_one_oil_into_two_cards() -> None:
     t.set_bank(wool=1)
     t.rejects(RefineOil(seat=0, resource="wool"), "oil_springs.use.refine")
     assert RefineOil(seat=0, resource="wool") not in pending(t.state)[0].options
+    t.rejects(RefineOil(seat=0, resource="oil"), "oil_springs.use.refine")  # not into oil
     t.take_all(0)
     t.rejects(RefineOil(seat=0, resource="ore"), "oil_springs.use.refine")
 
@@ -533,10 +542,10 @@ def test_oil_springs_robber_destroyed_hex_is_closed() -> None:
     t.place(1, corner(t, "(0,-1)"))
     t.state.phase = ROBBER
     t.state.robber_from = "seven"
-    assert all(o.hex != h for o in pending(t.state)[0].options if isinstance(o, MoveRobber | RobForOil))
+    assert all(o.hex != h for o in pending(t.state)[0].options if isinstance(o, MoveRobber))
     t.rejects(MoveRobber(seat=0, hex=h, victim=1), "oil_springs.robber.destroyed_hex")
     t.give(1, oil=1)
-    t.rejects(RobForOil(seat=0, hex=h, victim=1), "oil_springs.robber.destroyed_hex")
+    t.rejects(MoveRobber(seat=0, hex=h, victim=1, take="oil"), "oil_springs.robber.destroyed_hex")
 
 
 # --- §12.8 the end ------------------------------------------------------------------------
@@ -635,24 +644,26 @@ def test_oil_springs_oil_year_of_plenty_may_take_oil() -> None:
     t = table()
     t.give_dev(0, "year_of_plenty")
     options = pending(t.state)[0].options
-    assert PlayYearOfPlentyOil(seat=0, oil=2) in options
-    assert PlayYearOfPlentyOil(seat=0, oil=1, resource="ore") in options
-    t.rejects(PlayYearOfPlentyOil(seat=0, oil=1), "oil_springs.oil.year_of_plenty")
-    t.rejects(PlayYearOfPlentyOil(seat=0, oil=2, resource="ore"), "oil_springs.oil.year_of_plenty")
-    events = t.when(PlayYearOfPlentyOil(seat=0, oil=1, resource="ore"))
-    assert events == [OilPlentyPlayed(seat=0, oil=1, resources={"ore": 1})]
+    assert PlayYearOfPlenty(seat=0, resources=("oil", "oil")) in options
+    assert PlayYearOfPlenty(seat=0, resources=("oil", "ore")) in options
+    t.set_bank(oil=1)
+    t.rejects(PlayYearOfPlenty(seat=0, resources=("oil", "oil")), "base.dev.bank_short")
+    t.set_bank(oil=15)
+    events = t.when(PlayYearOfPlenty(seat=0, resources=("oil", "ore")))
+    assert events == [YearOfPlentyPlayed(seat=0, resources={"oil": 1, "ore": 1})]
     assert t.hand(0) == {"ore": 1, "oil": 1}
     assert t.state.dev_played
     t.give_dev(0, "year_of_plenty")
-    t.rejects(PlayYearOfPlentyOil(seat=0, oil=2), "base.dev.one_per_turn")
+    t.rejects(PlayYearOfPlenty(seat=0, resources=("oil", "oil")), "base.dev.one_per_turn")
 
 
 def test_oil_springs_oil_year_of_plenty_oil_beyond_the_limit_is_not_taken() -> None:
     t = table()
     t.give(0, oil=3)
     t.give_dev(0, "year_of_plenty")
-    assert PlayYearOfPlentyOil(seat=0, oil=2) not in pending(t.state)[0].options
-    t.when(PlayYearOfPlentyOil(seat=0, oil=2))
+    assert PlayYearOfPlenty(seat=0, resources=("oil", "oil")) not in pending(t.state)[0].options
+    events = t.when(PlayYearOfPlenty(seat=0, resources=("oil", "oil")))
+    assert events == [YearOfPlentyPlayed(seat=0, resources={"oil": 1})]  # room for 1 only
     assert oil(t, 0) == 4
     assert conserved(t) == 15
 
@@ -665,14 +676,14 @@ def test_oil_springs_oil_monopoly_takes_single_tokens_round_from_the_next_seat()
     t.give(3, oil=2)
     t.turn_of(0)
     t.give_dev(0, "monopoly")
-    assert PlayMonopolyOil(seat=0) in pending(t.state)[0].options
-    events = t.when(PlayMonopolyOil(seat=0))
+    assert PlayMonopoly(seat=0, resource="oil") in pending(t.state)[0].options
+    events = t.when(PlayMonopoly(seat=0, resource="oil"))
     # Room for 3: a token from seat 1, seat 2, seat 3, then the limit stops it.
-    assert events == [OilMonopolyPlayed(seat=0, taken=(0, 1, 1, 1))]
+    assert events == [MonopolyPlayed(seat=0, resource="oil", taken=(0, 1, 1, 1))]
     assert [oil(t, s) for s in range(4)] == [4, 0, 2, 1]
     t.give_dev(0, "monopoly", new=True)
     t.state.dev_played = False
-    t.rejects(PlayMonopolyOil(seat=0), "base.dev.bought_this_turn")
+    t.rejects(PlayMonopoly(seat=0, resource="oil"), "base.dev.bought_this_turn")
 
 
 def test_oil_springs_oil_domestic_trade_within_the_limit() -> None:
@@ -680,10 +691,11 @@ def test_oil_springs_oil_domestic_trade_within_the_limit() -> None:
     t.give(0, oil=2, wool=1)
     t.give(1, ore=2)
     t.give(2, ore=2, oil=3)
-    t.rejects(ProposeOilTrade(seat=0, give={}, get={"ore": 1}, give_oil=3), "base.trade.not_held")
-    t.rejects(ProposeOilTrade(seat=0, give={"wool": 1}, get={}, get_oil=3), "oil_springs.oil.domestic_trade")
-    t.when(ProposeOilTrade(seat=0, give={}, get={"ore": 2}, give_oil=2))
+    t.rejects(ProposeTrade(seat=0, give={"oil": 3}, get={"ore": 1}), "base.trade.not_held")
+    t.rejects(ProposeTrade(seat=0, give={"wool": 1}, get={"oil": 3}), "oil_springs.oil.domestic_trade")
+    t.when(ProposeTrade(seat=0, give={"oil": 2}, get={"ore": 2}))
     assert view(t.state, 3).ext["oil-springs"]["trade_oil"] == {"give": 2, "get": 0}
+    assert view(t.state, 3).trade.give == {"oil": 2}  # the offer's terms, oil included
     # Seat 2 would end with 5 oil: it may not accept; seat 1 may.
     options = {p.seat: p.options for p in pending(t.state)}
     assert AcceptTrade(seat=2) not in options[2]
@@ -691,18 +703,18 @@ def test_oil_springs_oil_domestic_trade_within_the_limit() -> None:
     t.rejects(AcceptTrade(seat=2), "oil_springs.oil.domestic_trade")
     t.when(AcceptTrade(seat=1))
     events = t.when(ConfirmTrade(seat=0, partner=1))
-    assert events == [OilTradeCompleted(seat=0, partner=1, give={}, get={"ore": 2}, give_oil=2, get_oil=0)]
+    assert events == [TradeCompleted(seat=0, partner=1, give={"oil": 2}, get={"ore": 2})]
     assert t.hand(0) == {"ore": 2, "wool": 1}
     assert t.hand(1) == {"oil": 2}
     assert t.state.phase == MAIN
     assert conserved(t) == 15
 
 
-def test_oil_springs_oil_domestic_trade_a_counter_without_oil_uses_the_base_completion() -> None:
+def test_oil_springs_oil_domestic_trade_closed_on_a_counter_without_oil() -> None:
     t = table()
     t.give(0, oil=1, wool=1)
     t.give(1, ore=1)
-    t.when(ProposeOilTrade(seat=0, give={}, get={"ore": 1}, give_oil=1))
+    t.when(ProposeTrade(seat=0, give={"oil": 1}, get={"ore": 1}))
     t.when(CounterTrade(seat=1, give={"ore": 1}, get={"wool": 1}))
     for s in (2, 3):
         t.when(RejectTrade(seat=s))

@@ -33,7 +33,7 @@ from recording import Recorder, bot_chooser  # noqa: E402
 from bots.local import next_prompt  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from bots.sdk import Bot  # noqa: E402
-from events.commands import Command  # noqa: E402
+from events.commands import Command, ProposeTrade  # noqa: E402
 from events.events import Event, GameFinished, ModuleSpec  # noqa: E402
 from events.prompts import Prompt, View  # noqa: E402
 from events.rivers import (  # noqa: E402
@@ -41,7 +41,6 @@ from events.rivers import (  # noqa: E402
     BuyWithGold,
     GoldEarned,
     GoldSpent,
-    OfferGoldTrade,
     SellForGold,
 )
 from events.types import RESOURCES  # noqa: E402
@@ -64,7 +63,8 @@ COMBOS: tuple[tuple[int, tuple[str, ...]], ...] = (
 
 
 class GoldTradingBot:
-    """A random bot that now and then offers another seat a trade with gold."""
+    """A random bot that now and then offers another seat a trade with gold (gold is the
+    game's currency: the base offer names it)."""
 
     name = "gold-trading"
     needs_view = True
@@ -81,11 +81,11 @@ class GoldTradingBot:
             partner = self.rng.choice([p.seat for p in seen.players if p.seat != prompt.seat])
             held = [r for r, n in (me.hand or {}).items() if n > 0]
             if gold and self.rng.random() < 0.5:
-                return OfferGoldTrade(seat=prompt.seat, partner=partner, give_gold=1,
-                                      get={self.rng.choice(RESOURCES): 1})
+                return ProposeTrade(seat=prompt.seat, give={"gold": 1},
+                                    get={self.rng.choice(RESOURCES): 1}, to=(partner,))
             if held:
-                return OfferGoldTrade(seat=prompt.seat, partner=partner,
-                                      give={self.rng.choice(held): 1}, get_gold=1)
+                return ProposeTrade(seat=prompt.seat, give={self.rng.choice(held): 1},
+                                    get={"gold": 1}, to=(partner,))
         return self.inner.choose(seen, prompt)
 
 
@@ -192,7 +192,7 @@ def play(i: int) -> State:
         try:
             events = decide(state, command, dealer)
         except Rejected:
-            assert isinstance(command, OfferGoldTrade), command  # a random offer may not fit
+            assert isinstance(command, ProposeTrade), command  # a random offer may not fit
             command = prompt.default
             events = decide(state, command, dealer)
         for e in events:

@@ -20,9 +20,12 @@ from rivers_helpers import (
 )
 
 from events.commands import (
+    AcceptTrade,
     BuildCity,
     BuildRoad,
     BuildSettlement,
+    ConfirmTrade,
+    CounterTrade,
     DiscardResources,
     EndTurn,
     MoveRobber,
@@ -30,6 +33,8 @@ from events.commands import (
     PlaceSettlement,
     PlayMonopoly,
     PlayRoadBuilding,
+    ProposeTrade,
+    RejectTrade,
     RollDice,
 )
 from events.events import (
@@ -39,18 +44,16 @@ from events.events import (
     LongestRoadChanged,
     ModuleSpec,
     ResourcesProduced,
+    TradeAnswered,
+    TradeCompleted,
+    TradeProposed,
 )
 from events.rivers import (
-    AcceptGoldTrade,
     BridgeBuilt,
     BuildBridge,
     BuyWithGold,
-    DeclineGoldTrade,
     GoldEarned,
     GoldSpent,
-    GoldTradeCompleted,
-    GoldTradeDeclined,
-    OfferGoldTrade,
     ResourcesSoldForGold,
     SellForGold,
 )
@@ -489,18 +492,21 @@ def test_rivers_board_layout_names_river_hexes(seed: bytes) -> None:
 # --- gold between players ---------------------------------------------------------------------
 
 
-def test_rivers_gold_domestic_gold_for_cards_offered_and_accepted() -> None:
+def test_rivers_gold_domestic_gold_for_cards_in_the_base_offer() -> None:
+    """Gold is the game's currency: an offer names it like a resource (one trade for all)."""
     t = table()
     gold(t).gold[:] = [5, 0, 1]
     t.give(1, ore=2)
-    t.when(OfferGoldTrade(seat=0, partner=1, give_gold=3, get={"ore": 2}))
-    assert t.state.phase == "rivers.gold_offer"
-    prompt = pending(t.state)[0]
-    assert prompt.seat == 1
-    assert set(prompt.options) == {AcceptGoldTrade(seat=1), DeclineGoldTrade(seat=1)}
-    t.rejects(AcceptGoldTrade(seat=2), "rivers.gold.domestic")
-    events = t.when(AcceptGoldTrade(seat=1))
-    assert isinstance(events[0], GoldTradeCompleted)
+    events = t.when(ProposeTrade(seat=0, give={"gold": 3}, get={"ore": 2}, to=(1,)))
+    assert events == [TradeProposed(seat=0, give={"gold": 3}, get={"ore": 2}, to=(1,))]
+    assert t.state.phase == "trade"
+    answer = next(p for p in pending(t.state) if p.seat == 1)
+    assert AcceptTrade(seat=1) in answer.options
+    assert view(t.state, 2).trade.give == {"gold": 3}
+    t.rejects(AcceptTrade(seat=2), "base.trade.not_addressed")
+    t.when(AcceptTrade(seat=1))
+    events = t.when(ConfirmTrade(seat=0, partner=1))
+    assert events[0] == TradeCompleted(seat=0, partner=1, give={"gold": 3}, get={"ore": 2})
     assert gold(t).gold == [2, 3, 1]
     assert t.hand(0) == {"ore": 2}
     assert t.hand(1) == {}
@@ -509,23 +515,27 @@ def test_rivers_gold_domestic_gold_for_cards_offered_and_accepted() -> None:
     assert [public_vp(t.state, s) for s in range(3)] == [0, 1, -2]
 
 
-def test_rivers_gold_domestic_cards_for_gold_declined_and_refusals() -> None:
+def test_rivers_gold_domestic_refusals_cite_the_gold_rule_and_a_counter_may_name_gold() -> None:
     t = table()
     gold(t).gold[:] = [0, 4, 0]
     t.give(0, wool=1)
-    t.rejects(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get={"ore": 1}),
-              "rivers.gold.domestic")  # no gold: an ordinary trade
-    t.rejects(OfferGoldTrade(seat=0, partner=1, give_gold=1, get_gold=1, get={"ore": 1}),
-              "rivers.gold.domestic")
-    t.rejects(OfferGoldTrade(seat=0, partner=1, give_gold=1, get={"ore": 1}), "rivers.gold.domestic")
-    t.rejects(OfferGoldTrade(seat=0, partner=0, give={"wool": 1}, get_gold=1), "rivers.gold.domestic")
-    t.rejects(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get_gold=-1), "rivers.gold.domestic")
-    t.rejects(AcceptGoldTrade(seat=1), "rivers.gold.domestic")
-    t.when(OfferGoldTrade(seat=0, partner=1, give={"wool": 1}, get_gold=5))
-    assert pending(t.state)[0].options == [DeclineGoldTrade(seat=1)]  # seat 1 has only 4
-    t.rejects(AcceptGoldTrade(seat=1), "rivers.gold.domestic")
-    events = t.when(DeclineGoldTrade(seat=1))
-    assert events == [GoldTradeDeclined(seat=0, partner=1)]
+    t.rejects(ProposeTrade(seat=0, give={"gold": 1}, get={"ore": 1}), "rivers.gold.domestic")
+    t.rejects(ProposeTrade(seat=0, give={"wool": 1}, get={"ore": 1, "gold": 1}, to=(9,)),
+              "base.trade.active_only")
+    gold(t).gold[0] = 1
+    t.rejects(ProposeTrade(seat=0, give={"gold": 1, "wool": 1}, get={"gold": 1}),
+              "rivers.gold.domestic")  # gold on both sides
+    t.rejects(ProposeTrade(seat=0, give={"wool": 1}, get={"gold": -1}), "base.command.invalid")
+    t.rejects(AcceptTrade(seat=1), "base.trade.none_open")
+    gold(t).gold[0] = 0
+    t.when(ProposeTrade(seat=0, give={"wool": 1}, get={"gold": 5}))
+    answer = next(p for p in pending(t.state) if p.seat == 1)
+    assert AcceptTrade(seat=1) not in answer.options  # seat 1 holds 4 gold
+    t.rejects(AcceptTrade(seat=1), "rivers.gold.domestic")
+    events = t.when(CounterTrade(seat=1, give={"gold": 4}, get={"wool": 1}))
+    assert events == [TradeAnswered(seat=1, answer="counter", give={"gold": 4}, get={"wool": 1})]
+    t.when(RejectTrade(seat=2))
+    t.when(ConfirmTrade(seat=0, partner=1))
+    assert gold(t).gold == [4, 0, 0]
+    assert t.hand(1) == {"wool": 1}
     assert t.state.phase == "main"
-    assert gold(t).gold == [0, 4, 0]
-    assert t.hand(0) == {"wool": 1}

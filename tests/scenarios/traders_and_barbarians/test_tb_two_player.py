@@ -67,12 +67,13 @@ def test_traders_and_barbarians_two_player_token_barbarian() -> None:
               "catan_for_two.token.once_per_turn")
 
 
-def test_traders_and_barbarians_two_player_token_barbarian_needs_catan_for_two() -> None:
+def test_traders_and_barbarians_two_player_token_barbarian_is_a_command_only_with_catan_for_two() -> None:
     t = table()
     t.turn_of(0)
     assert not any(isinstance(o, MoveBarbarianWithTokens) for o in pending(t.state)[0].options)
+    # The pair's rule: without Catan for Two the command is no part of the game.
     t.rejects(MoveBarbarianWithTokens(seat=0, barbarian=0, edge=t.edge("(1,-1)/(2,-1)")),
-              "traders_and_barbarians.two_player.token_barbarian")
+              "base.command.unknown")
 
 
 def test_traders_and_barbarians_two_player_trade_hex_token() -> None:

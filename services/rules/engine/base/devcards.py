@@ -4,7 +4,7 @@ never played (they count in `total_vp`)."""
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Final
 
 from events.commands import (
     BuyDevelopmentCard,
@@ -22,7 +22,7 @@ from events.events import (
     RoadBuildingPlayed,
     YearOfPlentyPlayed,
 )
-from events.types import DEV_INDEX, RESOURCE_INDEX, DevCard
+from events.types import DEV_INDEX
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import (
     can_afford,
@@ -56,7 +56,7 @@ def buy(state: State, cmd: BuyDevelopmentCard, dealer: Dealer) -> list[Event]:
         raise reject("base.dev.empty_deck", "the development deck is empty")
     require_afford(state, cmd.seat, "development_card", "base.dev.cost")
     card = dealer.pick(f"devcard:{state.dev_draws}", state.rules.vocab.dev_cards, state.deck)
-    return [DevelopmentCardBought(seat=cmd.seat, card=cast(DevCard, card), n=state.dev_draws)]
+    return [DevelopmentCardBought(seat=cmd.seat, card=card, n=state.dev_draws)]
 
 
 def playable(state: State, seat: int, card: int) -> bool:
@@ -90,8 +90,9 @@ def play_road_building(state: State, cmd: PlayRoadBuilding, dealer: Dealer) -> l
 def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> list[Event]:
     require_playable(state, cmd.seat, YEAR_OF_PLENTY)
     want = [0] * len(state.bank)
+    index = state.rules.vocab.resource_index  # names known: vocab_check.py
     for name in cmd.resources:
-        want[RESOURCE_INDEX[name]] += 1
+        want[index[name]] += 1
     if any(w > b for w, b in zip(want, state.bank, strict=True)):
         raise reject("base.dev.bank_short", "the bank does not have those cards")
     return [YearOfPlentyPlayed(seat=cmd.seat, resources=state.rules.vocab.wire_bundle(want))]
@@ -99,7 +100,7 @@ def play_year_of_plenty(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> 
 
 def play_monopoly(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:
     require_playable(state, cmd.seat, MONOPOLY)
-    r = RESOURCE_INDEX[cmd.resource]
+    r = state.rules.vocab.resource_index[cmd.resource]
     taken = tuple(0 if p.seat == cmd.seat else p.hand[r] for p in state.players[: state.n])
     return [MonopolyPlayed(seat=cmd.seat, resource=cmd.resource, taken=taken)]
 
@@ -178,7 +179,7 @@ def evolve_year_of_plenty(state: State, e: YearOfPlentyPlayed) -> None:
 
 def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
     _played(state, e.seat, MONOPOLY)
-    r = RESOURCE_INDEX[e.resource]
+    r = state.rules.vocab.resource_index[e.resource]
     me = state.players[e.seat]
     for seat, n in enumerate(e.taken):
         if n:

@@ -1,6 +1,14 @@
 """Trading (docs/rules/base.md §1.10): maritime 4:1 / 3:1 / 2:1, and domestic offers between the active
 player and the others — propose, accept, reject, counter, confirm, cancel. Only one offer is
-open at a time; while it is open the table waits for answers (phase `trade`)."""
+open at a time; while it is open the table waits for answers (phase `trade`).
+
+This is the game's one domestic trade and its one maritime trade, whatever the modules: an
+offer names any resource of the vocabulary (Oil Springs' oil) and the game's currency where it
+has one (gold: Rivers, Barbarian Attack, Traders & Barbarians), which its module keeps and lends
+through the `PURSE` capability. A trade's vectors are `vocab.trade_width` wide: resources, then
+currencies. A module with a limit on what a seat may hold (oil) wraps the answers and the
+confirmation; one whose resource the bank never trades (oil) wraps the maritime trade.
+"""
 
 from __future__ import annotations
 
@@ -26,19 +34,25 @@ from events.events import (
     TradeProposed,
 )
 from events.prompts import Prompt
-from events.types import RESOURCE_INDEX, RESOURCES, Bundle
-from services.rules.engine.base.common import all_at_least, require_current, vector
+from events.types import RESOURCES
+from services.rules.engine.base.common import all_at_least, require_current
 from services.rules.engine.base.stages import TRADE_ANSWER
+from services.rules.engine.capabilities import PURSE
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, TRADE, Rules, State, Trade
+from services.rules.engine.vocab_check import SELF_CHECKED, refuse
 
 # --- maritime -------------------------------------------------------------------------------
 
 
 def maritime(state: State, cmd: MaritimeTrade, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    give, get = RESOURCE_INDEX[cmd.give], RESOURCE_INDEX[cmd.get]
+    vocab = state.rules.vocab
+    index = vocab.resource_index  # the names are checked here (vocab_check.SELF_CHECKED)
+    give, get = index.get(cmd.give, -1), index.get(cmd.get, -1)
+    if give < 0 or get < 0:
+        raise refuse(vocab, cmd)
     if give == get:
         raise reject("base.trade.like_for_like", "trade for a different resource")
     ratio = state.players[cmd.seat].ratios[give]
@@ -86,7 +100,8 @@ def seat_trades(seat: int) -> tuple[tuple[MaritimeTrade, ...], ...]:
 
 def evolve_maritime(state: State, e: MaritimeTraded) -> None:
     hand = state.players[e.seat].hand
-    g, t = RESOURCE_INDEX[e.give], RESOURCE_INDEX[e.get]
+    index = state.rules.vocab.resource_index
+    g, t = index[e.give], index[e.get]
     hand[g] -= e.count
     state.bank[g] += e.count
     hand[t] += 1
@@ -96,15 +111,47 @@ def evolve_maritime(state: State, e: MaritimeTraded) -> None:
 # --- domestic -------------------------------------------------------------------------------
 
 
-def check_terms(state: State, seat: int, give: Bundle, get: Bundle) -> tuple[list[int], list[int]]:
-    g, t = vector(state, give), vector(state, get)
+def holdings(state: State, seat: int) -> list[int]:
+    """What `seat` could give in a trade, `trade_width` wide: its hand, then its currencies."""
+    hand = state.players[seat].hand
+    currencies = state.rules.vocab.currencies
+    if not currencies:
+        return hand
+    purse = state.rules.capability(PURSE)
+    return hand + [purse.held(state, seat, c) if purse is not None else 0 for c in currencies]
+
+
+def rule_about(state: State, default: str, index: int) -> str:
+    """The rule a refusal about trade good `index` cites: its module's for the currency (the
+    module's own rule on gold in trades), else the base rule."""
+    purse = state.rules.capability(PURSE) if index >= state.rules.vocab.width else None
+    return purse.rule_id if purse is not None else default
+
+
+def trade_vector(state: State, bundle: dict[str, int]) -> list[int]:
+    """One side of a trade as a vector; negative counts are refused."""
+    vec = state.rules.vocab.trade_vector(bundle)  # names known: vocab_check.py
+    for n in vec:
+        if n < 0:
+            raise reject("base.command.invalid", "counts must not be negative")
+    return vec
+
+
+def check_terms(state: State, seat: int, give: dict[str, int],
+                get: dict[str, int]) -> tuple[list[int], list[int]]:
+    g, t = trade_vector(state, give), trade_vector(state, get)
     if not any(g) or not any(t):
         raise reject("base.trade.no_gift", "both sides must give at least one card")
-    if any(a and b for a, b in zip(g, t, strict=True)):
-        raise reject("base.trade.like_for_like", "a resource cannot be on both sides")
-    hand = state.players[seat].hand
-    if any(g[i] > hand[i] for i in range(len(hand))):
-        raise reject("base.trade.not_held", "you cannot offer cards you do not hold")
+    goods = state.rules.vocab.trade_goods
+    both = [i for i, (a, b) in enumerate(zip(g, t, strict=True)) if a and b]
+    if both:
+        raise reject(rule_about(state, "base.trade.like_for_like", both[0]),
+                     f"{goods[both[0]]} cannot be on both sides")
+    held = holdings(state, seat)
+    short = [i for i in range(len(g)) if g[i] > held[i]]
+    if short:
+        raise reject(rule_about(state, "base.trade.not_held", short[0]),
+                     f"you cannot offer {goods[short[0]]} you do not hold")
     return g, t
 
 
@@ -131,9 +178,11 @@ def open_trade(state: State, seat: int) -> Trade:
 
 def accept(state: State, cmd: AcceptTrade, dealer: Dealer) -> list[Event]:
     trade = open_trade(state, cmd.seat)
-    hand = state.players[cmd.seat].hand
-    if any(trade.get[i] > hand[i] for i in range(len(hand))):
-        raise reject("base.trade.not_held", "you do not hold what the offer asks for")
+    held = holdings(state, cmd.seat)
+    short = [i for i in range(len(held)) if trade.get[i] > held[i]]
+    if short:
+        raise reject(rule_about(state, "base.trade.not_held", short[0]),
+                     "you do not hold what the offer asks for")
     return [TradeAnswered(seat=cmd.seat, answer="accept")]
 
 
@@ -160,7 +209,7 @@ def deal_terms(trade: Trade, partner: int) -> tuple[list[int], list[int]] | None
 
 
 def both_hold(state: State, proposer: int, partner: int, give: list[int], get: list[int]) -> bool:
-    me, other = state.players[proposer].hand, state.players[partner].hand
+    me, other = holdings(state, proposer), holdings(state, partner)
     return all(give[i] <= me[i] and get[i] <= other[i] for i in range(len(me)))
 
 
@@ -173,15 +222,13 @@ def confirm(state: State, cmd: ConfirmTrade, dealer: Dealer) -> list[Event]:
         raise reject("base.trade.partner_not_accepted", f"seat {cmd.partner} has not accepted")
     give, get = terms
     if not both_hold(state, cmd.seat, cmd.partner, give, get):
-        raise reject("base.trade.not_held", "one side does not hold the cards")
-    return [
-        TradeCompleted(
-            seat=cmd.seat,
-            partner=cmd.partner,
-            give=state.rules.vocab.wire_bundle(give),
-            get=state.rules.vocab.wire_bundle(get),
-        )
-    ]
+        me, other = holdings(state, cmd.seat), holdings(state, cmd.partner)
+        short = [i for i in range(len(me)) if give[i] > me[i] or get[i] > other[i]]
+        raise reject(rule_about(state, "base.trade.not_held", short[0]),
+                     "one side does not hold what it gives")
+    vocab = state.rules.vocab
+    return [TradeCompleted(seat=cmd.seat, partner=cmd.partner, give=vocab.trade_bundle(give),
+                           get=vocab.trade_bundle(get))]
 
 
 def cancel(state: State, cmd: CancelTrade, dealer: Dealer) -> list[Event]:
@@ -191,7 +238,7 @@ def cancel(state: State, cmd: CancelTrade, dealer: Dealer) -> list[Event]:
 
 def evolve_proposed(state: State, e: TradeProposed) -> None:
     vocab = state.rules.vocab
-    state.trade = Trade(e.seat, vocab.vector(e.give), vocab.vector(e.get), e.to)
+    state.trade = Trade(e.seat, vocab.trade_vector(e.give), vocab.trade_vector(e.get), e.to)
     state.phase = TRADE
 
 
@@ -200,7 +247,7 @@ def evolve_answered(state: State, e: TradeAnswered) -> None:
     assert trade is not None
     if e.answer == "counter":
         vocab = state.rules.vocab
-        trade.answers[e.seat] = (vocab.vector(e.give), vocab.vector(e.get))
+        trade.answers[e.seat] = (vocab.trade_vector(e.give), vocab.trade_vector(e.get))
     else:
         trade.answers[e.seat] = e.answer
     # Everyone said no: the offer closes by itself.
@@ -214,11 +261,22 @@ def close(state: State) -> None:
 
 
 def evolve_completed(state: State, e: TradeCompleted) -> None:
+    vocab = state.rules.vocab
     me, other = state.players[e.seat].hand, state.players[e.partner].hand
-    give, get = state.rules.vocab.vector(e.give), state.rules.vocab.vector(e.get)
-    for i in range(len(give)):
+    give, get = vocab.trade_vector(e.give), vocab.trade_vector(e.get)
+    for i in range(len(me)):
         me[i] += get[i] - give[i]
         other[i] += give[i] - get[i]
+    width = len(me)
+    if len(give) > width:
+        purse = state.rules.capability(PURSE)
+        assert purse is not None, "a currency in a trade: its module provides the purse"
+        for k, currency in enumerate(vocab.currencies):
+            g, t = give[width + k], get[width + k]
+            if g:
+                purse.pay(state, e.seat, e.partner, currency, g)
+            if t:
+                purse.pay(state, e.partner, e.seat, currency, t)
     close(state)
 
 
@@ -241,8 +299,8 @@ def prompt_trade(state: State) -> list[Prompt]:
         if s in trade.answers:
             continue
         options: list[Command] = [RejectTrade(seat=s)]
-        hand = state.players[s].hand
-        if all(trade.get[i] <= hand[i] for i in range(len(hand))):
+        held = holdings(state, s)
+        if all(trade.get[i] <= held[i] for i in range(len(held))):
             options.append(AcceptTrade(seat=s))
         prompts.append(
             Prompt(seat=s, stage=TRADE_ANSWER, options=options, default=options[0], may_trade=True)
@@ -260,6 +318,9 @@ def trade_refusal(state: State, cmd: Command) -> str | None:
     if isinstance(cmd, ANSWERS) and state.trade is None:
         return "base.trade.none_open"
     return None
+
+
+SELF_CHECKED.add(maritime)
 
 
 def install(rules: Rules) -> None:

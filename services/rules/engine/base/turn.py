@@ -34,6 +34,7 @@ from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import DISCARD, MAIN, NO_ONE, OVER, ROBBER, ROLL, Rules, State
 from services.rules.engine.vocab import base_bundle
+from services.rules.engine.vocab_check import SELF_CHECKED, refuse
 
 # --- rolling and production -----------------------------------------------------------------
 
@@ -124,12 +125,8 @@ def produce(state: State, total: int) -> list[Event]:
     # the vocabulary's field parses its arguments again): four per roll.
     bundles = ([base_bundle(row) for row in gains] if wire is base_bundle
                else [wire(row) for row in gains])
-    return [
-        ResourcesProduced(
-            gains=tuple(bundles),
-            short=tuple([vocab.wire_resource(vocab.resources[r]) for r in short]),
-        )
-    ]
+    return [ResourcesProduced(gains=tuple(bundles),
+                              short=tuple([vocab.resources[r] for r in short]))]
 
 
 def base_seven(state: State, seat: int, dealer: Dealer) -> list[Event]:
@@ -226,6 +223,11 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
             raise reject("base.robber.not_land", f"{state.board.hex_name(h)} is not land")
         rule_id = robber_refusal(state, cmd.seat, h, None) or "base.robber.hex"
         raise reject(rule_id, f"the robber may not go to {state.board.hex_name(h)}")
+    if cmd.take is not None:  # the name is checked here (vocab_check.SELF_CHECKED)
+        if cmd.take not in state.rules.vocab.resource_index:
+            raise refuse(state.rules.vocab, cmd)
+        raise reject("base.robber.no_choice",
+                     f"the robber's card is drawn at random: no rule lets you take {cmd.take}")
     victims = state.rules.robber_victims(state, cmd.seat, h)
     if cmd.victim is None:
         if victims:
@@ -237,6 +239,9 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
     if cmd.victim is not None:
         events.extend(state.rules.steal(state, cmd.seat, cmd.victim, dealer))
     return events
+
+
+SELF_CHECKED.add(move_robber)
 
 
 def robber_refusal(state: State, seat: int, h: int, victim: int | None) -> str | None:
@@ -255,7 +260,7 @@ def steal(state: State, thief: int, victim: int, dealer: Dealer) -> list[Event]:
         return []
     names = state.rules.vocab.resources
     resource = dealer.pick(f"steal:{state.steals}", names, hand)
-    return [CardStolen(thief=thief, victim=victim, resource=state.rules.vocab.wire_resource(resource), n=state.steals)]
+    return [CardStolen(thief=thief, victim=victim, resource=resource, n=state.steals)]
 
 
 def roll_refusal(state: State, cmd: Command) -> str | None:
@@ -360,10 +365,15 @@ def evolve_discard_required(state: State, e: DiscardRequired) -> None:
 def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
     vec = state.rules.vocab.vector(e.resources)
     hand = state.players[e.seat].hand
+    given = 0
     for i, n in enumerate(vec):
         hand[i] -= n
         state.bank[i] += n
-    state.discards[e.seat] = 0
+        given += n
+    # The whole discard is one event; a log from before oil merged into it holds the oil in
+    # an event of its own first (events/oil_springs.py), so a part leaves the rest owed.
+    left = state.discards[e.seat] - given
+    state.discards[e.seat] = left if left > 0 else 0
     if not holds_any(state.discards):
         state.rules.seven_stage(state)
 
@@ -377,7 +387,8 @@ def evolve_robber(state: State, e: RobberMoved) -> None:
 
 
 def evolve_stolen(state: State, e: CardStolen) -> None:
-    state.steals += 1
+    if e.n >= 0:  # drawn: the next steal is the next chance point (a chosen card is not)
+        state.steals += 1
     if e.resource is not None:
         r = state.rules.vocab.resource_index[e.resource]
         state.players[e.victim].hand[r] -= 1

@@ -58,6 +58,7 @@ from events.event_cards import (
 from events.events import Event, GameCreated
 from services.rules.engine.base.common import can_afford, pay, require_afford, require_current
 from services.rules.engine.base.turn import after_number
+from services.rules.engine.capabilities import DAMAGED_ROADS, DICE_DECK
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Module
@@ -87,6 +88,7 @@ register({
     "event_cards.choice.not_asked": "Only the seats an event asks may answer it, each once and in turn where the event says so.",
     "event_cards.choice.not_held": "A player can only give a card they hold.",
     "event_cards.choice.bank_empty": "A player can only take a resource the bank still has.",
+    "event_cards.choice.resource": "An event's choice names one of the five resources: a module's resource (Oil Springs' oil) is no part of the event deck.",
     "event_cards.assist.recipient": "Neighborly Assistance gives to a player with fewer VP.",
     "event_cards.take.victim": "The card is taken from another player who holds cards.",
     "event_cards.earthquake.not_your_road": "The Earthquake damages one of your own roads.",
@@ -148,6 +150,25 @@ def evolve_drawn(state: State, e: EventCardDrawn) -> None:
     # moves the turn on (at once when nobody is asked, else when the stage closes).
     if e.event not in stage_rules.STAGE:
         after_number(state, e.number)
+
+
+class Deck:
+    """`DiceDeck`: what this variant offers the others (engine/capabilities.py): the deck
+    drawn instead of the dice, and the event of the card being resolved."""
+
+    def draw(self, state: State, seat: int, dealer: Dealer) -> list[Event]:
+        return draw_and_resolve(state, seat, dealer)
+
+    def resolving(self, state: State) -> str:
+        card = ext(state).card
+        return DECK.kinds[card][1] if card != NO_ONE else ""
+
+
+class Earthquake:
+    """`DamagedRoads`: the roads the Earthquake damaged (until repaired)."""
+
+    def damaged(self, state: State, edge: int) -> bool:
+        return edge != NO_ONE and edge in ext(state).damaged
 
 
 # --- hooks: Epidemic, damaged roads -------------------------------------------------------------
@@ -288,6 +309,8 @@ class EventCards(Module[State, Params]):
         rules.ext(NAME, init, EventState.copy, EventState.to_dict, EventState.from_dict)
         rules.view_ext[NAME] = view_ext
         rules.roll = draw_and_resolve  # replaces the dice: no die is rolled in this variant
+        rules.provide(DICE_DECK, Deck())
+        rules.provide(DAMAGED_ROADS, Earthquake())
         rules.production = wrap_production(rules.production)
         rules.road_blocked.append(road_blocked)
         rules.settlement_blocked.append(settlement_blocked)

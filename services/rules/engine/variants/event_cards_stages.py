@@ -174,8 +174,18 @@ def require_asked(state: State, seat: int, first: bool = False) -> None:
         raise reject("event_cards.choice.not_asked", f"{x.event} does not ask seat {seat} now")
 
 
+def base_resource(resource: str) -> int:
+    """The index of one of the five resources; an event's choice names no other (a module's
+    resource, Oil Springs' oil, is no part of the event deck)."""
+    r = RESOURCE_INDEX.get(resource)
+    if r is None:
+        raise reject("event_cards.choice.resource",
+                     f"an event's choice names one of the five resources, not {resource}")
+    return r
+
+
 def require_held(state: State, seat: int, resource: str) -> int:
-    r = RESOURCE_INDEX[resource]
+    r = base_resource(resource)
     if state.players[seat].hand[r] == 0:
         raise reject("event_cards.choice.not_held", f"you hold no {resource}")
     return r
@@ -228,7 +238,7 @@ def give_to_neighbor(state: State, cmd: GiveToNeighbor, dealer: Dealer) -> list[
 
 def take_resource(state: State, cmd: TakeResource, dealer: Dealer) -> list[Event]:
     require_asked(state, cmd.seat)
-    if state.bank[RESOURCE_INDEX[cmd.resource]] == 0:
+    if state.bank[base_resource(cmd.resource)] == 0:
         raise reject("event_cards.choice.bank_empty", f"the bank has no {cmd.resource}")
     made = EventChoiceMade(seat=cmd.seat, event=event_name(state), resource=cmd.resource)
     return simultaneous(state, made, dealer)

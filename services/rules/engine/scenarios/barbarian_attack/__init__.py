@@ -16,6 +16,10 @@ Design notes:
 - Landings are a deriver after a build (landing.py); battles an `end_of_turn` step
   (battles.py); the card's choices and the 7's steal are phases of their own (deck.py,
   seven.py); the march closes trading and building (knights.py).
+- Gold is the game's currency (engine/currency.py): trades between players name it.
+- With another module, the rules of the pair live in engine/combinations/ (Catan for Two: the
+  foreign knight's entry, the neutral settlement's landing, the token action, a lost knight's
+  pay; Harbormaster: the card re-checked when barbarians move).
 - Chance keys: `layout:terrain[:1]`, `layout:harbors`, `landing:<n>`, `devcard:<n>`,
   `prisoners:<n>`, `lossdie:<n>`, `steal:<n>` (docs/rules/chance-and-hidden-information.md §14.9).
 """
@@ -44,8 +48,6 @@ from services.rules.engine.scenarios.barbarian_attack import (
     prompts,
     rule_ids,
     seven,
-    two_player,
-    with_variants,
 )
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
 from services.rules.engine.scenarios.barbarian_attack.common import (
@@ -57,6 +59,7 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
     TARGET,
     AttackState,
     attack,
+    building_conquered,
 )
 from services.rules.engine.scenarios.barbarian_attack.narration import NARRATION, drawing
 from services.rules.engine.scenarios.barbarian_attack.views import view_ext
@@ -71,6 +74,11 @@ def init(state: State, created: GameCreated) -> AttackState:
         a.barbarians[state.board.hex_id(h)] += 1
         a.supply -= 1
     return a
+
+
+def conquered_building(state: State, seat: int, v: int) -> bool:
+    """`building_void`: a conquered building counts for nothing (§9.5)."""
+    return building_conquered(state, v)
 
 
 TurnEvolver = Callable[[State, TurnEnded], None]
@@ -132,8 +140,7 @@ class BarbarianAttack(Module[State, None]):
         battles.install(rules)
         knights.install(rules)  # after deck and gold: the march closes their commands
         prompts.install(rules)
-        with_variants.install(rules)
-        two_player.install(rules)
+        rules.building_void.append(conquered_building)  # a conquered building counts nothing
 
 
 MODULE = BarbarianAttack()

@@ -11,8 +11,8 @@ hex no longer fight at the next; the step is idempotent (a won hex has no barbar
 With Catan for Two (§9.12) the foreign knight fights like any knight and takes part in the
 sharing as a player would, but it is never lost. Decision (hexlog): its throw is the fixed 3
 the rules give it, which two dice beat but for a 2; hexlog lets it lose every throw-off. A
-prisoner it takes goes back to the supply. A knight lost pays 2 gold and 1 trade token (while
-the supply has one) instead of 3 gold.
+prisoner it takes goes back to the supply. What a lost knight pays is then the pair's rule
+(`LOST_KNIGHT_PAY`: 2 gold and 1 trade token while the supply has one, instead of 3 gold).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 from itertools import combinations
 
 from events.barbarian_attack import FOREIGN, CoastalBattleWon
-from events.catan_for_two import TradeTokensGained
 from events.events import Event, GameFinished
 from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
@@ -29,17 +28,15 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
     COMPENSATION,
     LOSS_GOLD,
     LOSS_SIDES,
+    LOST_KNIGHT_PAY,
     attack,
     geometry,
     knight_owner,
-    playing_two,
     refresh_harbors,
 )
 from services.rules.engine.state import Rules, State
-from services.rules.engine.variants.catan_for_two.common import two
 
 FACES = (1, 2, 3, 4, 5, 6)
-TWO_LOSS_GOLD = 2  # with Catan for Two, per knight lost, with 1 trade token
 
 
 class Throws:
@@ -111,8 +108,9 @@ def battle(state: State, h: int, dealer: Dealer) -> CoastalBattleWon | None:
     die = dealer.pick(f"lossdie:{a.dice}", FACES, (1,) * 6)
     doomed = {sides[i] for i in LOSS_SIDES[die]}
     lost = tuple((s, e) for s, e in knights if e in doomed and s != FOREIGN)
+    pay = state.rules.capability(LOST_KNIGHT_PAY)
     for s, _ in lost:
-        gold[s] += TWO_LOSS_GOLD if playing_two(state) else LOSS_GOLD
+        gold[s] += pay.gold if pay is not None else LOSS_GOLD
     return CoastalBattleWon(hex=h, barbarians=barbarians, knights=tuple(knights),
                         prisoners=tuple(prisoners), gold=tuple(gold), throws=tuple(throws.made),
                         n=a.prisoner_throws, die=die, die_n=a.dice, lost=lost)
@@ -133,33 +131,19 @@ def battles(state: State, seat: int, dealer: Dealer) -> list[Event]:
         return []
     work = state.copy()
     events: list[Event] = []
+    pay = state.rules.capability(LOST_KNIGHT_PAY)
     for h in geometry(state.board).coastal:
         fought = battle(work, h, dealer)
         if fought is not None:
             evolve_battle(work, fought)
             events.append(fought)
-            for gained in loss_tokens(work, fought):
-                work.rules.evolvers[TradeTokensGained](work, gained)
-                events.append(gained)
+            for extra in pay.extra(work, fought) if pay is not None else ():
+                work.rules.evolvers[type(extra)](work, extra)
+                events.append(extra)
     if events and work.rules.wins(work, seat):
         events.append(GameFinished(winner=seat, scores=scores(work), reason="victory",
                                    seed=dealer.seed_hex()))
     return events
-
-
-def loss_tokens(state: State, e: CoastalBattleWon) -> list[TradeTokensGained]:
-    """barbarian_attack.two_player.compensation: a trade token per knight lost, while the
-    supply lasts (the seat order of the battle's losses)."""
-    if not e.lost or not playing_two(state):
-        return []
-    supply = two(state).supply
-    out: list[TradeTokensGained] = []
-    for seat in range(state.n):
-        n = min(sum(1 for s, _ in e.lost if s == seat), supply)
-        if n > 0:
-            out.append(TradeTokensGained(seat=seat, tokens=n, reason="knight lost"))
-            supply -= n
-    return out
 
 
 def evolve_battle(state: State, e: CoastalBattleWon) -> None:

@@ -7,15 +7,16 @@ building whose every land hex is conquered (docs/rules/barbarian-attack.md §9.5
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from events.barbarian_attack import FOREIGN
+from events.barbarian_attack import FOREIGN, CoastalBattleWon
+from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
+from services.rules.engine.ruleset import Capability
 from services.rules.engine.state import State
-from services.rules.engine.variants.catan_for_two.common import EXT as TWO
 
 EXT = "barbarian-attack"
 CARD = "barbarian_attack.card"  # phase: the bought card's effect is being carried out
@@ -77,7 +78,7 @@ def geometry(board: Board) -> Geometry:
 # The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
 ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
                  "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys", "trade_gold", "foreign", "foreign_moved")
+                 "marching", "moved", "gold_buys", "foreign", "foreign_moved")
 
 
 # Copies start from `AttackState.__new__`, without __init__: compiled, that takes a class whose
@@ -106,7 +107,6 @@ class AttackState:
         self.marching = False  # knights have started moving: no more trading or building
         self.moved: list[int] = []  # paths of knights that moved this turn
         self.gold_buys = 0  # resources bought with gold this turn
-        self.trade_gold = [0, 0]  # the open offer's gold: (the proposer gives, it gets)
         # Catan for Two (§9.12): the shared foreign knight's path (-1: not in play yet) and
         # whether it has marched this turn (after it, the seat's own knights stay).
         self.foreign = -1
@@ -132,7 +132,7 @@ class AttackState:
 
 
 # Fields added after the first release, with the value a game that predates them had.
-LATER_FIELDS: dict[str, Any] = {"trade_gold": [0, 0], "foreign": -1, "foreign_moved": False}
+LATER_FIELDS: dict[str, Any] = {"foreign": -1, "foreign_moved": False}
 
 
 def attack(state: State) -> AttackState:
@@ -168,9 +168,18 @@ def knight_owner(state: State) -> dict[int, int]:
     return owner
 
 
-def playing_two(state: State) -> bool:
-    """Catan for Two is in the game (§9.12)."""
-    return TWO in state.ext
+class LostKnightPay(Protocol):
+    """What a knight lost in battle pays beyond the usual 3 gold, as the rule of a pair says
+    (with Catan for Two: 2 gold and a trade token, §9.12)."""
+
+    gold: int  # gold per knight lost
+
+    def extra(self, state: State, e: CoastalBattleWon) -> list[Event]:
+        """What the battle's losses add after it (the trade tokens)."""
+
+
+# Provided by engine/combinations/barbarian_attack_catan_for_two.py.
+LOST_KNIGHT_PAY: Capability[LostKnightPay] = Capability("barbarian attack: a lost knight's pay")
 
 
 def refresh_harbors(state: State) -> None:

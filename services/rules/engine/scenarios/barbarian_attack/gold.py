@@ -2,8 +2,8 @@
 resource card (so never stolen, discarded, counted for the 7 or monopolised). 2 gold buy a
 resource (twice per turn, while the bank has it); resources sell for 1 gold at the seat's
 maritime ratio (4:1, 3:1 at a generic harbor, 2:1 at the matching harbor; a conquered
-building's harbor does not count). Gold also changes hands in domestic trades (the engine's
-gold-trade kit, `gold.trade`)."""
+building's harbor does not count). Gold also changes hands in domestic trades: it is the
+game's currency, named in the base trade's offers (engine/currency.py, `gold.trade`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from events.events import Event
 from events.types import RESOURCE_INDEX, RESOURCES
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
-from services.rules.engine.gold_trades import GoldTrades
+from services.rules.engine.currency import install_gold
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.barbarian_attack.common import (
     GOLD_BUYS,
@@ -84,4 +84,8 @@ def install(rules: Rules) -> None:
     rules.allow(MAIN, BuyResourceWithGold, SellResourceForGold)
     rules.evolve_with(ResourceBoughtWithGold, evolve_bought)
     rules.evolve_with(ResourceSoldForGold, evolve_sold)
-    GoldTrades(attack, "barbarian_attack.gold.trade").install(rules)
+    install_gold(rules, gold_of, "barbarian_attack.gold.trade")
+
+
+def gold_of(state: State) -> list[int]:
+    return attack(state).gold

@@ -39,7 +39,6 @@ from events.commands import (
     ProposeTrade,
 )
 from events.events import Event
-from events.gold_trades import ProposeGoldTrade
 from events.types import RESOURCE_INDEX
 from services.rules.engine import pieces
 from services.rules.engine.base.common import require_current
@@ -58,7 +57,7 @@ from services.rules.engine.state import MAIN, Rules, State
 GRAIN = RESOURCE_INDEX["grain"]
 # Commands of trading and building, closed once the knights march.
 CLOSED_BY_MARCH = (BuildRoad, BuildSettlement, BuildCity, BuyDevelopmentCard, MaritimeTrade,
-                   ProposeTrade, ProposeGoldTrade, BuyResourceWithGold, SellResourceForGold)
+                   ProposeTrade, BuyResourceWithGold, SellResourceForGold)
 
 
 def reach(state: State, start: int, steps: int) -> dict[int, int]:

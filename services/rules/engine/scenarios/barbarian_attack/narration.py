@@ -21,7 +21,6 @@ from events.barbarian_attack import (
     SevenVictimChosen,
 )
 from events.events import Event
-from services.rules.engine.gold_trades import NARRATION as GOLD_TRADES
 from services.rules.engine.narration import Narrator, Places, Sketch, narrator
 from services.rules.engine.scenarios.barbarian_attack.common import attack, geometry
 from services.rules.engine.state import State
@@ -107,7 +106,7 @@ def _gold_sold(e: ResourceSoldForGold, at: Places) -> str:
     return f"{at.who(e.seat)} sells {e.count} {e.resource} for 1 gold"
 
 
-NARRATION: dict[type[Event], Narrator] = GOLD_TRADES | dict([
+NARRATION: dict[type[Event], Narrator] = dict([
     narrator(BarbariansLanded, _landed),
     narrator(AttackCardDrawn, _drawn),
     narrator(KnightRaised, _placed),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.barbarian_attack import ATTACK_CARDS
+from services.rules.engine.currency import open_offer_gold
 from services.rules.engine.scenarios.barbarian_attack.common import (
     attack,
     building_conquered,
@@ -37,5 +38,5 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "gold_buys": a.gold_buys,
         "foreign_knight": a.foreign if a.foreign >= 0 else None,  # Catan for Two
         "foreign_moved": a.foreign_moved,
-        "trade_gold": a.trade_gold[:] if state.trade is not None else None,
+        "trade_gold": open_offer_gold(state),
     }

@@ -15,8 +15,9 @@ Design notes:
 - Hooks: `resolve_number` is wrapped (fish after a number's resources; Event Cards' Robber
   Flees first), `PlaceSettlement` (set-up fishing), `win_target` (+1 for the boot), the robber
   stage (a robber with no legal hex leaves the board), `extra_options` (fish actions, the boot).
-- Combinations are read when a command is decided (Event Cards' card in `state.ext`, Catan for
-  Two's presence in `rules.init_ext`), so the order of `--variant` flags never matters.
+- With Catan for Two (fish replace the trade tokens, the start fish, the discount) and with
+  Event Cards (Robber Flees takes the robber off the board), the pair's rules live in
+  engine/combinations/; the order of `--variant` flags never matters.
 """
 
 from __future__ import annotations
@@ -32,14 +33,12 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.fishermen import actions, boot, robber, tokens
 from services.rules.engine.scenarios.fishermen.advice import ADVICE
 from services.rules.engine.scenarios.fishermen.common import (
-    CATAN_FOR_TWO,
     EXT,
     LAKE,
     MAP,
     NAME,
     NO_FISH,
     RETURN,
-    TWO_PLAYER_START,
     FishState,
     fish,
 )
@@ -47,7 +46,6 @@ from services.rules.engine.scenarios.fishermen.narration import NARRATION
 from services.rules.engine.scenarios.fishermen.views import redact_drawn, referee_ext, view_ext
 from services.rules.engine.scenarios.fishermen.waters import keep_lake_inland, lay_grounds, waters
 from services.rules.engine.state import NO_ONE, Rules, State
-from services.rules.engine.variants.catan_for_two.common import TOKENS_KEY
 
 MAPS = __name__ + ".maps"
 
@@ -55,8 +53,7 @@ __all__ = ["EXT", "MODULE", "FishState", "fish"]
 
 
 def init(state: State, created: GameCreated) -> FishState:
-    two_player = any(spec.name == CATAN_FOR_TWO for spec in created.modules)
-    return FishState(waters(state, created), state.n, TWO_PLAYER_START if two_player else NO_FISH)
+    return FishState(waters(state, created), state.n, NO_FISH)
 
 
 def drawing(state: State, sketch: Sketch) -> None:
@@ -90,8 +87,6 @@ class Fishermen(Module[State, None]):
             return
         keep_lake_inland(created, m, dealer)
         lay_grounds(created, m, dealer)
-        if any(spec.name == CATAN_FOR_TWO for spec in created["modules"]):
-            created["setup"][TOKENS_KEY] = [0]  # fish replace the trade tokens (§6.8)
 
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from events.commands import Command
 from events.events import Event, RoadBuilt
@@ -22,15 +22,15 @@ from events.fishermen import (
     FishTakeResource,
     RobberLeftBoard,
 )
-from events.types import RESOURCES, DevCard
+from events.types import RESOURCES
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.devcards import take_dev_card
 from services.rules.engine.base.roads import legal_road_edges
-from services.rules.engine.base.scoring import derive_victory, public_vp
+from services.rules.engine.base.scoring import derive_victory
 from services.rules.engine.base.sites import check_road, pieces_left
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
-from services.rules.engine.scenarios.fishermen.common import CATAN_FOR_TWO, PRICES, fish
+from services.rules.engine.scenarios.fishermen.common import FISH_DISCOUNT, PRICES, fish
 from services.rules.engine.scenarios.fishermen.tokens import give_up, held_tokens
 from services.rules.engine.state import MAIN, NO_ONE, ROLL, Rules, State
 
@@ -39,15 +39,11 @@ FISH_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
-def two_player_discount(state: State, seat: int) -> int:
-    """Catan for Two (§6.8): the player with fewer public VP pays one fish less."""
-    if state.n != 2 or CATAN_FOR_TWO not in state.rules.init_ext:
-        return 0
-    return 1 if public_vp(state, seat) < public_vp(state, 1 - seat) else 0
-
-
 def price(state: State, seat: int, action: FishAction) -> int:
-    return PRICES[action] - two_player_discount(state, seat)
+    """The action's price, less the pair rule's discount where there is one (`FISH_DISCOUNT`:
+    with Catan for Two, §6.8)."""
+    discount = state.rules.capability(FISH_DISCOUNT)
+    return PRICES[action] - (discount(state, seat) if discount is not None else 0)
 
 
 def pay(state: State, seat: int, tokens: Sequence[int], action: FishAction) -> FishSpent:
@@ -97,8 +93,7 @@ def take_card(state: State, cmd: FishTakeDevelopmentCard, dealer: Dealer) -> lis
     spent = pay(state, cmd.seat, cmd.tokens, "devcard")
     if not any(state.deck):
         raise reject("fishermen.spend.devcard", "the development deck is empty")
-    card = cast(DevCard, dealer.pick(f"devcard:{state.dev_draws}", state.rules.vocab.dev_cards,
-                                     state.deck))
+    card = dealer.pick(f"devcard:{state.dev_draws}", state.rules.vocab.dev_cards, state.deck)
     return [spent, FishDevelopmentCardTaken(seat=cmd.seat, card=card, n=state.dev_draws)]
 
 

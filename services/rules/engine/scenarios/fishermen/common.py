@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from events.fishermen import FishAction
 from services.rules.engine.rules import register
+from services.rules.engine.ruleset import Capability
 from services.rules.engine.state import MAIN, NO_ONE, State
 
 EXT = "fishermen"
@@ -26,7 +27,6 @@ KINDS = (BOOT, 1, 2, 3)
 START_SUPPLY = (1, 11, 10, 8)  # the boot, then tokens of 1, 2 and 3 fish
 HAND_LIMIT = 7
 TWO_PLAYER_START = (0, 2, 2, 1)  # Catan for Two: two 1s, two 2s, one 3 per player
-CATAN_FOR_TWO = "catan-for-two"
 NO_FISH = (0, 0, 0, 0)
 
 PRICES: dict[FishAction, int] = {"robber": 2, "steal": 3, "bank": 4, "road": 5, "devcard": 7}
@@ -132,6 +132,17 @@ class FishState:
         f.due = list(d["due"])
         f.resume = d["resume"]
         return f
+
+
+class Discount(Protocol):
+    """Fish `seat` pays less per action, as the rule of a pair says (with Catan for Two: one
+    fish less for the player behind, §6.8)."""
+
+    def __call__(self, state: State, seat: int, /) -> int: ...
+
+
+# Provided by engine/combinations/fishermen_catan_for_two.py.
+FISH_DISCOUNT: Capability[Discount] = Capability("fishermen: discount on fish actions")
 
 
 def fish(state: State) -> FishState:

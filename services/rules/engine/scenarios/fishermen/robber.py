@@ -1,11 +1,9 @@
 """The robber of the Fishermen (docs/rules/fishermen.md §6.5, §6.8): it starts off the board
 (the map says `robber = "none"`) and the base lets an off-board robber enter on any land hex
 at the next 7 or Knight. It leaves the board when bought away with fish, when Event Cards'
-Robber Flees is drawn, and when it has no legal hex (Friendly Robber protecting everyone).
-
-Both combinations are looked up when a command is decided, so the order the modules were
-listed in does not matter: Robber Flees by the card Event Cards is resolving (its state is in
-`state.ext`), "no legal hex" by asking the `robber_hexes` hook whatever wrapped it."""
+Robber Flees is drawn (the pair's rule: engine/combinations/fishermen_event_cards.py), and when
+it has no legal hex (Friendly Robber protecting everyone: "no legal hex" is asked of the
+`robber_hexes` hook whatever wrapped it, when a command is decided)."""
 
 from __future__ import annotations
 
@@ -20,8 +18,6 @@ from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.ruleset import Handler
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER, ROLL, Rules, State
-from services.rules.engine.variants.event_cards_deck import DECK
-from services.rules.engine.variants.event_cards_deck import NAME as EVENT_CARDS
 
 
 def no_legal_hex(state: State, seat: int) -> bool:
@@ -59,23 +55,6 @@ def offboard_prompt(previous: Any) -> Any:
     return prompt
 
 
-def robber_flees(previous: Any) -> Any:
-    """Wrap `resolve_number`: with Event Cards, the Robber Flees card being resolved takes the
-    robber off the board before its number produces (so a lake it left yields fish)."""
-
-    def resolve(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
-        cards = state.ext.get(EVENT_CARDS)
-        if cards is None or state.robber == NO_ONE or DECK.kinds[cards.card][1] != "robber_flees":
-            out: list[Event] = previous(state, seat, total, dealer)
-            return out
-        fled = RobberLeftBoard(seat=None, reason="robber_flees")
-        scratch = state.copy()
-        evolve_left(scratch, fled)
-        return [fled, *previous(scratch, seat, total, dealer)]
-
-    return resolve
-
-
 def evolve_left(state: State, e: RobberLeftBoard) -> None:
     state.robber = NO_ONE
     if e.reason != "no_legal_hex":
@@ -92,7 +71,6 @@ def install(rules: Rules) -> None:
     rules.allow(ROBBER, LeaveRobberOff)
     rules.handlers[MoveRobber] = guarded_move(rules.handlers[MoveRobber])
     rules.prompters[ROBBER] = offboard_prompt(rules.prompters[ROBBER])
-    rules.resolve_number = robber_flees(rules.resolve_number)
     # This scenario takes the robber off the board itself (its own events, before production),
     # so the variants' generic "to the desert" has nowhere to send it here.
     rules.robber_home = lambda state: None

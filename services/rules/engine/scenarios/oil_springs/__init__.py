@@ -7,8 +7,12 @@ pollution. Oil may instead be sequestered for VP and the Champion of the Environ
 
 Design notes:
 - The `oil_spring` terrain yields no base resource, so the base's production, set-up resources
-  and robbery never see oil; `production.py` pays a number's oil in rounds and records it in
-  `OilProduced` (base events cannot name oil: engine/vocab.py).
+  and random robbery never see oil; `production.py` pays a number's oil in rounds and records
+  it in `OilProduced` (§12.3's round-robin is oil's own).
+- Oil is a resource of the vocabulary: it travels in the base commands and events, and this
+  module only changes what the base does with it (robbery.py: the thief's `take`; cards.py:
+  the limit on Year of Plenty, Monopoly's rounds; trade.py: the limit in trades, no maritime
+  trade).
 - A metropolis is a token on a city: the city piece stays (it counts for the 4 cities and its
   2 VP), the vertex's production level becomes 3 and the token adds 1 VP.
 - Oil held is public (§12.3): every seat's oil is in the view (`ext["oil-springs"]`).

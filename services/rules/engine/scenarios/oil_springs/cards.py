@@ -1,83 +1,65 @@
 """Development cards on oil (§12.4): Year of Plenty may take oil, and a Monopoly naming oil takes
-single tokens round from the next seat until the taker reaches the limit. The base cards'
-commands cannot name oil (their wire type is the base five), so these are commands of their
-own, checked by the base's card rules (one card per turn, not the turn it was bought)."""
+single tokens round from the next seat until the taker reaches the limit.
+
+Oil is a resource of the vocabulary, so the base cards' commands name it (`PlayYearOfPlenty`
+with "oil", `PlayMonopoly(resource="oil")`) and the base's card rules apply (one card per turn,
+not the turn it was bought, the bank has the cards); this module changes only what oil does:
+oil beyond the limit of 4 is not taken, and Monopoly goes round."""
 
 from __future__ import annotations
 
-from events.commands import Command
-from events.events import Event
-from events.oil_springs import (
-    OilMonopolyPlayed,
-    OilPlentyPlayed,
-    PlayMonopolyOil,
-    PlayYearOfPlentyOil,
-)
-from events.types import RESOURCES
-from services.rules.engine.base.common import take_from_bank
+from events.commands import Command, PlayMonopoly, PlayYearOfPlenty
+from events.events import Event, MonopolyPlayed, YearOfPlentyPlayed
 from services.rules.engine.base.devcards import MONOPOLY, YEAR_OF_PLENTY, playable, require_playable
 from services.rules.engine.chance import Dealer
-from services.rules.engine.rules import reject
-from services.rules.engine.scenarios.oil_springs.common import oil_state, room
+from services.rules.engine.ruleset import Handler
+from services.rules.engine.scenarios.oil_springs.common import OIL, oil_state, room
 from services.rules.engine.state import MAIN, Rules, State
 
-PLENTY = 2  # cards Year of Plenty brings
+
+def plenty_within_limit(previous: Handler[State]) -> Handler[State]:
+    """Wrap PlayYearOfPlenty: oil beyond the limit is not taken (the card is still played)."""
+
+    def handler(state: State, cmd: PlayYearOfPlenty, dealer: Dealer) -> list[Event]:
+        events = previous(state, cmd, dealer)
+        if OIL not in cmd.resources:
+            return events
+        out: list[Event] = []
+        for e in events:
+            if isinstance(e, YearOfPlentyPlayed) and e.resources.get(OIL, 0) > room(state, cmd.seat):
+                kept = dict(e.resources)
+                kept[OIL] = room(state, cmd.seat)
+                e = YearOfPlentyPlayed(seat=e.seat, resources={k: n for k, n in kept.items() if n})
+            out.append(e)
+        return out
+
+    return handler
 
 
-def year_of_plenty(state: State, cmd: PlayYearOfPlentyOil, dealer: Dealer) -> list[Event]:
-    require_playable(state, cmd.seat, YEAR_OF_PLENTY)
-    ext = oil_state(state)
-    others = PLENTY - cmd.oil
-    if cmd.oil not in (1, 2) or (others == 1) != (cmd.resource is not None):
-        raise reject("oil_springs.oil.year_of_plenty",
-                     "Year of Plenty brings 2 cards: 2 oil, or 1 oil and 1 resource")
-    if cmd.resource is not None and cmd.resource not in RESOURCES:
-        raise reject("base.command.invalid", f"{cmd.resource} is not a resource")
-    if state.bank[ext.oil] < cmd.oil or (
-            cmd.resource is not None and state.bank[state.rules.vocab.resource_index[cmd.resource]] < 1):
-        raise reject("base.dev.bank_short", "the bank does not have those cards")
-    oil = min(cmd.oil, room(state, cmd.seat))  # oil beyond the limit is not taken
-    resources = {cmd.resource: 1} if cmd.resource is not None else {}
-    return [OilPlentyPlayed(seat=cmd.seat, oil=oil, resources=resources)]
+def monopoly_round(previous: Handler[State]) -> Handler[State]:
+    """Wrap PlayMonopoly: on oil, single tokens round from the next seat, up to the limit."""
 
+    def handler(state: State, cmd: PlayMonopoly, dealer: Dealer) -> list[Event]:
+        if cmd.resource != OIL:
+            return previous(state, cmd, dealer)
+        require_playable(state, cmd.seat, MONOPOLY)
+        ext = oil_state(state)
+        space = room(state, cmd.seat)
+        held = [p.hand[ext.oil] for p in state.players[: state.n]]
+        taken = [0] * state.n
+        order = [(cmd.seat + i) % state.n for i in range(1, state.n)]
+        while space > 0 and any(held[s] > taken[s] for s in order):
+            for s in order:
+                if space > 0 and held[s] > taken[s]:
+                    taken[s] += 1
+                    space -= 1
+        return [MonopolyPlayed(seat=cmd.seat, resource=OIL, taken=tuple(taken))]
 
-def monopoly(state: State, cmd: PlayMonopolyOil, dealer: Dealer) -> list[Event]:
-    require_playable(state, cmd.seat, MONOPOLY)
-    ext = oil_state(state)
-    space = room(state, cmd.seat)
-    held = [p.hand[ext.oil] for p in state.players[: state.n]]
-    taken = [0] * state.n
-    order = [(cmd.seat + i) % state.n for i in range(1, state.n)]
-    while space > 0 and any(held[s] > taken[s] for s in order):
-        for s in order:
-            if space > 0 and held[s] > taken[s]:
-                taken[s] += 1
-                space -= 1
-    return [OilMonopolyPlayed(seat=cmd.seat, taken=tuple(taken))]
-
-
-def played(state: State, seat: int, card: int) -> None:
-    state.players[seat].dev[card] -= 1
-    state.dev_played = True
-
-
-def evolve_plenty(state: State, e: OilPlentyPlayed) -> None:
-    played(state, e.seat, YEAR_OF_PLENTY)
-    ext = oil_state(state)
-    state.players[e.seat].hand[ext.oil] += e.oil
-    state.bank[ext.oil] -= e.oil
-    take_from_bank(state, e.seat, state.rules.vocab.vector(e.resources))
-
-
-def evolve_monopoly(state: State, e: OilMonopolyPlayed) -> None:
-    played(state, e.seat, MONOPOLY)
-    ext = oil_state(state)
-    for s, n in enumerate(e.taken):
-        state.players[s].hand[ext.oil] -= n
-        state.players[e.seat].hand[ext.oil] += n
+    return handler
 
 
 def options(state: State, seat: int, phase: str) -> list[Command]:
+    """Year of Plenty and Monopoly naming oil (the base lists the five resources only)."""
     if phase != MAIN or seat != state.current:
         return []
     out: list[Command] = []
@@ -85,19 +67,16 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     space = room(state, seat)
     if playable(state, seat, YEAR_OF_PLENTY) and space > 0 and state.bank[ext.oil] > 0:
         if space >= 2 and state.bank[ext.oil] >= 2:
-            out.append(PlayYearOfPlentyOil(seat=seat, oil=2))
-        index = state.rules.vocab.resource_index
-        out.extend(PlayYearOfPlentyOil(seat=seat, oil=1, resource=r) for r in RESOURCES
-                   if state.bank[index[r]] > 0)
+            out.append(PlayYearOfPlenty(seat=seat, resources=(OIL, OIL)))
+        vocab = state.rules.vocab
+        out.extend(PlayYearOfPlenty(seat=seat, resources=(OIL, r))
+                   for i, r in enumerate(vocab.resources) if r != OIL and state.bank[i] > 0)
     if playable(state, seat, MONOPOLY) and space > 0:
-        out.append(PlayMonopolyOil(seat=seat))
+        out.append(PlayMonopoly(seat=seat, resource=OIL))
     return out
 
 
 def install(rules: Rules) -> None:
-    rules.handle(PlayYearOfPlentyOil, year_of_plenty)
-    rules.handle(PlayMonopolyOil, monopoly)
-    rules.allow(MAIN, PlayYearOfPlentyOil, PlayMonopolyOil)
+    rules.handle(PlayYearOfPlenty, plenty_within_limit(rules.handlers[PlayYearOfPlenty]))
+    rules.handle(PlayMonopoly, monopoly_round(rules.handlers[PlayMonopoly]))
     rules.extra_options.append(options)
-    rules.evolve_with(OilPlentyPlayed, evolve_plenty)
-    rules.evolve_with(OilMonopolyPlayed, evolve_monopoly)

@@ -11,49 +11,18 @@ from events.oil_springs import (
     HexPolluted,
     IslandAbandoned,
     MetropolisBuilt,
-    OilDiscarded,
-    OilMonopolyPlayed,
-    OilPlentyPlayed,
     OilProduced,
     OilRefined,
     OilSequestered,
-    OilStolen,
-    OilTradeCompleted,
-    OilTradeProposed,
     SpringPolluted,
 )
 from events.pieces import PieceRemoved
-from events.types import Bundle
 from services.rules.engine.narration import Narrator, Places, narrator
 
 
 def _produced(e: OilProduced, at: Places) -> str:
     got = ", ".join(f"{at.who(s)} {n}" for s, n in enumerate(e.gains) if n)
     return f"The oil springs pay out oil: {got}"
-
-
-def _plenty(e: OilPlentyPlayed, at: Places) -> str:
-    extra = "".join(f" and 1 {r}" for r in e.resources)
-    return f"{at.who(e.seat)} plays Year of Plenty for {e.oil} oil{extra}"
-
-
-def _monopoly(e: OilMonopolyPlayed, at: Places) -> str:
-    taken = ", ".join(f"{n} from {at.who(s)}" for s, n in enumerate(e.taken) if n) or "none"
-    return f"{at.who(e.seat)} plays Monopoly on oil and takes {sum(e.taken)} ({taken})"
-
-
-def _side(bundle: Bundle, oil: int) -> str:
-    parts = [f"{n} {r}" for r, n in bundle.items() if n] + ([f"{oil} oil"] if oil else [])
-    return ", ".join(parts)
-
-
-def _offer(e: OilTradeProposed, at: Places) -> str:
-    return f"{at.who(e.seat)} offers {_side(e.give, e.give_oil)} for {_side(e.get, e.get_oil)}"
-
-
-def _traded(e: OilTradeCompleted, at: Places) -> str:
-    return (f"{at.who(e.seat)} trades {_side(e.give, e.give_oil)} to {at.who(e.partner)} "
-            f"for {_side(e.get, e.get_oil)}")
 
 
 def _disaster(e: DisasterRolled, at: Places) -> str:
@@ -93,16 +62,10 @@ def _abandoned(e: IslandAbandoned, at: Places) -> str:
 
 NARRATION: dict[type[Event], Narrator] = dict([
     narrator(OilProduced, _produced),
-    narrator(OilStolen, lambda e, at: f"{at.who(e.thief)} takes 1 oil from {at.who(e.victim)}"),
-    narrator(OilDiscarded, lambda e, at: f"{at.who(e.seat)} discards {e.oil} oil"),
     narrator(OilRefined, lambda e, at: f"{at.who(e.seat)} refines 1 oil into 2 {e.resource}; the disaster marker moves up 1"),
     narrator(MetropolisBuilt, lambda e, at: f"{at.who(e.seat)} turns the city at {at.vertex(e.vertex)} into a metropolis; the disaster marker moves up 2"),
     narrator(OilSequestered, lambda e, at: f"{at.who(e.seat)} sequesters 1 oil"),
     narrator(ChampionChanged, lambda e, at: f"{at.who(e.holder)} becomes Champion of the Environment with {e.sequestered} oil sequestered"),
-    narrator(OilPlentyPlayed, _plenty),
-    narrator(OilMonopolyPlayed, _monopoly),
-    narrator(OilTradeProposed, _offer),
-    narrator(OilTradeCompleted, _traded),
     narrator(DisasterRolled, _disaster),
     narrator(PieceRemoved, _removed),
     narrator(CityReduced, _reduced),

@@ -63,7 +63,7 @@ def refine(state: State, cmd: RefineOil, dealer: Dealer) -> list[Event]:
     if oil_of(state, cmd.seat) < 1:
         raise reject("oil_springs.use.refine", "refining needs 1 oil")
     if cmd.resource not in RESOURCES:
-        raise reject("base.command.invalid", f"{cmd.resource} is not a resource")
+        raise reject("oil_springs.use.refine", "oil refines into a resource other than oil")
     r = state.rules.vocab.resource_index[cmd.resource]
     if state.bank[r] < REFINED:
         raise reject("oil_springs.use.refine", f"the bank has fewer than {REFINED} {cmd.resource}")

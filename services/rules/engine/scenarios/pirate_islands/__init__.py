@@ -24,7 +24,7 @@ from events.events import GameCreated, TurnEnded
 from events.pirate_islands import FleetLooted, ShipBuilt, ShipMoved, WarshipCommissioned
 from services.rules.engine.base import scoring
 from services.rules.engine.chance import Dealer
-from services.rules.engine.ruleset import Module
+from services.rules.engine.ruleset import Module, RulesetError
 from services.rules.engine.scenarios.pirate_islands import (
     fleet,
     fortress,
@@ -108,8 +108,6 @@ class PirateIslands(Module[State, None]):
 
     def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
         if created["map"] != MAP:
-            from services.rules.engine.modules import RulesetError  # (modules imports this)
-
             raise RulesetError(f"{self.name} is played on its own map {MAP!r}, "
                                f"not {created['map']!r} (pirate_islands.board.map)")
 

@@ -14,46 +14,39 @@ Design notes:
   Catan for Two's robber action and trade tokens) — the combinations of §7.7.
 - Bridges (bridges.py) and gold (gold.py) are this module's own commands; gold and the
   Settlers are public, so nothing is redacted (chance-and-hidden-information.md §14.7).
+- Gold is the game's currency (engine/currency.py): a trade between players names it like a
+  resource, in the base game's offer (`rivers.gold.domestic`).
+- With Catan for Two, the neutral bridge a bridge owes is the pair's rule:
+  engine/combinations/rivers_catan_for_two.py.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
-from events.events import GameCreated, RoadBuilt, SettlementBuilt, TurnEnded
+from events.events import GameCreated, RoadBuilt, SettlementBuilt, TradeCompleted, TurnEnded
 from events.rivers import (
-    AcceptGoldTrade,
     BridgeBuilt,
     BuildBridge,
-    BuildNeutralBridge,
     BuyWithGold,
-    DeclineGoldTrade,
     GoldEarned,
     GoldSpent,
-    GoldTradeCompleted,
-    GoldTradeDeclined,
-    GoldTradeOffered,
-    NeutralBridgeBuilt,
-    NeutralBridgeRequired,
-    OfferGoldTrade,
     ResourcesSoldForGold,
     SellForGold,
 )
 from services.rules.engine import layout
 from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.chance import Dealer
+from services.rules.engine.currency import install_gold
 from services.rules.engine.narration import Sketch
 from services.rules.engine.ruleset import Module
-from services.rules.engine.scenarios.rivers import bridges, gold, trade
+from services.rules.engine.scenarios.rivers import bridges, gold
 from services.rules.engine.scenarios.rivers.advice import ADVICE
 from services.rules.engine.scenarios.rivers.common import (
     BRIDGE,
     BRIDGE_COST,
     BRIDGES_PER_SEAT,
     EXT,
-    GOLD_OFFER,
     JOINED_TOKEN,
     JOINING_TOKEN,
     NAME,
@@ -80,7 +73,6 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "wealthiest": wealthiest(r.gold),
         "poor": poor(r.gold),
         "bought_this_turn": r.bought,
-        "gold_offer": None if r.offer is None else msgspec.to_builtins(r.offer),
         "bridges": {p.seat: sorted(p.pieces.get(BRIDGE, ())) for p in state.players},
         "bridge_sites": sorted(places(state).bridge_sites),
         "neutral_bridge_owed": r.owed,
@@ -111,7 +103,6 @@ class Rivers(Module[State, None]):
     advice = ADVICE
     narration = NARRATION
     stages = {
-        GOLD_OFFER: "a trade offer with gold made to this seat: accept or decline it",
         NEUTRAL_BRIDGE: "with Catan for Two: where the free bridge owed to a neutral player "
                         "goes, after building a bridge",
     }
@@ -135,19 +126,12 @@ class Rivers(Module[State, None]):
         rules.view_ext[EXT] = view_ext
         # Bridge sites and bridges (§7.3).
         rules.road_blocked.append(bridges.road_on_bridge_site)
-        two_player = any(spec.name == "catan-for-two" for spec in rules.modules)
-        rules.handle(BuildBridge, bridges.build_bridge_owing if two_player else bridges.build_bridge)
+        rules.handle(BuildBridge, bridges.build_bridge)
         rules.allow(MAIN, BuildBridge)
         rules.phase_refusal.append(bridges.bridge_not_free)
         rules.extra_options.append(bridges.bridge_options)
         rules.evolve_with(BridgeBuilt, bridges.evolve_bridge)
-        rules.derive((BridgeBuilt, NeutralBridgeBuilt), derive_longest_road)
-        if two_player:
-            rules.handle(BuildNeutralBridge, bridges.build_neutral_bridge)
-            rules.allow(NEUTRAL_BRIDGE, BuildNeutralBridge)
-            rules.prompters[NEUTRAL_BRIDGE] = bridges.prompt_neutral_bridge
-            rules.evolve_with(NeutralBridgeRequired, bridges.evolve_required)
-            rules.evolve_with(NeutralBridgeBuilt, bridges.evolve_neutral_bridge)
+        rules.derive((BridgeBuilt,), derive_longest_road)
         # Gold (§7.4) and the Settlers (§7.5).
         rules.derive((RoadBuilt, SettlementBuilt, BridgeBuilt), gold.derive_gold)
         rules.evolve_with(GoldEarned, gold.evolve_earned)
@@ -158,23 +142,12 @@ class Rivers(Module[State, None]):
         rules.evolve_with(GoldSpent, gold.evolve_spent)
         rules.evolve_with(ResourcesSoldForGold, gold.evolve_sold)
         rules.evolvers[TurnEnded] = gold.new_turn(rules.evolvers[TurnEnded])
-        rules.handle(OfferGoldTrade, trade.offer)
-        rules.handle(AcceptGoldTrade, trade.accept)
-        rules.handle(DeclineGoldTrade, trade.decline)
-        rules.allow(MAIN, OfferGoldTrade)
-        rules.allow(GOLD_OFFER, AcceptGoldTrade, DeclineGoldTrade)
-        rules.phase_refusal.append(trade.no_offer)
-        rules.prompters[GOLD_OFFER] = trade.prompt_offer
-        rules.evolve_with(GoldTradeOffered, trade.evolve_offered)
-        rules.evolve_with(GoldTradeCompleted, trade.evolve_completed)
-        rules.evolve_with(GoldTradeDeclined, trade.evolve_declined)
+        install_gold(rules, gold.gold_of, "rivers.gold.domestic")
         rules.vp_bonus.append(gold.settlers_vp)
-        rules.vp_events.update((GoldEarned, GoldSpent, GoldTradeCompleted, BridgeBuilt,
-                                NeutralBridgeBuilt))
+        # A trade may move gold, and the Settlers follow the gold.
+        rules.vp_events.update((GoldEarned, GoldSpent, TradeCompleted, BridgeBuilt))
         # Public and without chance: a table playing with undo may take them back.
-        rules.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold,
-                             GoldTradeOffered, GoldTradeCompleted, GoldTradeDeclined,
-                             NeutralBridgeRequired, NeutralBridgeBuilt}
+        rules.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold}
 
 
 MODULE = Rivers()

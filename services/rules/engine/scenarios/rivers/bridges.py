@@ -1,5 +1,5 @@
-"""Bridge sites, bridges and (with Catan for Two) neutral bridges (docs/rules/rivers.md §7.3,
-§7.7).
+"""Bridge sites and bridges (docs/rules/rivers.md §7.3); with Catan for Two the neutral bridge
+a bridge owes is the pair's rule (engine/combinations/rivers_catan_for_two.py).
 
 A bridge is a route piece (vocab `bridge`, 3 per seat): `pieces.place` puts it in the seat's
 network, so connection, Longest Road and blocking treat it as a road (`rivers.bridge.route`).
@@ -11,15 +11,7 @@ from __future__ import annotations
 
 from events.commands import Command
 from events.events import Event
-from events.prompts import Prompt
-from events.rivers import (
-    BridgeBuilt,
-    BuildBridge,
-    BuildNeutralBridge,
-    NeutralBridgeBuilt,
-    NeutralBridgePiece,
-    NeutralBridgeRequired,
-)
+from events.rivers import BridgeBuilt, BuildBridge
 from services.rules.engine import pieces
 from services.rules.engine.base.common import (
     can_afford,
@@ -32,10 +24,8 @@ from services.rules.engine.base.roads import road_connects
 from services.rules.engine.base.sites import pieces_left
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import Rejected, reject
-from services.rules.engine.scenarios.rivers.common import BRIDGE, NEUTRAL_BRIDGE, places, rivers
+from services.rules.engine.scenarios.rivers.common import BRIDGE, places
 from services.rules.engine.state import MAIN, NO_ONE, ROAD_BUILDING, State
-from services.rules.engine.variants.catan_for_two.common import NEUTRAL, two
-from services.rules.engine.variants.catan_for_two.neutrals import neutral_options
 
 
 def road_on_bridge_site(state: State, seat: int, edge: int) -> str | None:
@@ -89,69 +79,3 @@ def bridge_not_free(state: State, command: Command) -> str | None:
     if isinstance(command, BuildBridge) and state.phase == ROAD_BUILDING:
         return "rivers.bridge.not_free"
     return None
-
-
-# --- Catan for Two: the neutral bridge (rivers.two_player.neutral_bridge) --------------------
-
-
-def neutral_bridge_options(state: State, seat: int) -> list[BuildNeutralBridge]:
-    return [BuildNeutralBridge(seat=seat, neutral=k, edge=e)
-            for k in range(state.n, len(state.players)) for e in bridge_sites_for(state, k)]
-
-
-def owed_after_bridge(state: State, seat: int) -> NeutralBridgePiece | None:
-    """What a bridge owes the neutrals on this board: a bridge, else a road, else nothing."""
-    if neutral_bridge_options(state, seat):
-        return "bridge"
-    if neutral_options(state, seat, "road"):
-        return "road"
-    return None
-
-
-def build_bridge_owing(state: State, cmd: BuildBridge, dealer: Dealer) -> list[Event]:
-    """With Catan for Two: the bridge, then the neutral piece it owes (if one fits)."""
-    events = build_bridge(state, cmd, dealer)
-    scratch = state.copy()
-    for e in events:
-        state.rules.evolvers[type(e)](scratch, e)
-    piece = owed_after_bridge(scratch, cmd.seat)
-    if piece is not None:
-        events.append(NeutralBridgeRequired(seat=cmd.seat, piece=piece))
-    return events
-
-
-def evolve_required(state: State, e: NeutralBridgeRequired) -> None:
-    if e.piece == "bridge":
-        r = rivers(state)
-        r.owed, r.resume = True, state.phase
-        state.phase = NEUTRAL_BRIDGE
-        return
-    # A neutral road instead: Catan for Two's own stage places it.
-    t = two(state)
-    t.due, t.resume = "road", state.phase
-    state.phase = NEUTRAL
-
-
-def build_neutral_bridge(state: State, cmd: BuildNeutralBridge, dealer: Dealer) -> list[Event]:
-    require_current(state, cmd.seat)
-    if cmd.neutral not in range(state.n, len(state.players)):
-        raise reject("rivers.two_player.neutral_bridge", f"{cmd.neutral} is not a neutral player")
-    check_place(state, "edge", cmd.edge)
-    if pieces_left(state, cmd.neutral, BRIDGE) <= 0:
-        raise reject("rivers.bridge.limit", "that neutral player has no bridge left")
-    problem = site_problem(state, cmd.neutral, cmd.edge)
-    if problem is not None:
-        raise problem
-    return [NeutralBridgeBuilt(seat=cmd.seat, neutral=cmd.neutral, edge=cmd.edge)]
-
-
-def evolve_neutral_bridge(state: State, e: NeutralBridgeBuilt) -> None:
-    pieces.place(state, e.neutral, BRIDGE, e.edge)
-    r = rivers(state)
-    state.phase, r.owed = r.resume, False
-
-
-def prompt_neutral_bridge(state: State) -> list[Prompt]:
-    seat = state.current
-    options: list[Command] = list(neutral_bridge_options(state, seat))
-    return [Prompt(seat=seat, stage=NEUTRAL_BRIDGE, options=options, default=options[0])]

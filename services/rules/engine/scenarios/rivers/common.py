@@ -6,10 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import msgspec
 from mypy_extensions import mypyc_attr
 
-from events.rivers import GoldTradeOffered
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.rules import register
@@ -18,7 +16,6 @@ from services.rules.engine.state import MAIN, State
 NAME = "rivers"
 EXT = "rivers"
 NEUTRAL_BRIDGE = "rivers.neutral_bridge"  # phase: the neutral bridge owed (Catan for Two)
-GOLD_OFFER = "rivers.gold_offer"  # phase: a trade with gold waits for its answer
 SWAMP = "swamp"
 BRIDGE = "bridge"
 BRIDGES_PER_SEAT = 3
@@ -72,17 +69,16 @@ register({
 # then).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RiversState:
-    """Public module state: gold, the turn's purchases, the places already paid in gold, the
-    open trade with gold, and the neutral bridge owed (Catan for Two)."""
+    """Public module state: gold, the turn's purchases, the places already paid in gold, and
+    the neutral bridge owed (with Catan for Two: engine/combinations/rivers_catan_for_two.py)."""
 
-    __slots__ = ("gold", "bought", "paid_edges", "paid_vertices", "offer", "owed", "resume")
+    __slots__ = ("gold", "bought", "paid_edges", "paid_vertices", "owed", "resume")
 
     def __init__(self, seats: int) -> None:
         self.gold = [0] * seats
         self.bought = 0  # resources bought with gold this turn
         self.paid_edges: set[int] = set()  # roads and bridges that have earned their gold
         self.paid_vertices: set[int] = set()  # settlements that have earned theirs
-        self.offer: GoldTradeOffered | None = None  # a trade with gold awaiting its answer
         self.owed = False  # a neutral bridge is owed (phase NEUTRAL_BRIDGE)
         self.resume = MAIN  # the phase after it
 
@@ -92,7 +88,6 @@ class RiversState:
         r.bought = self.bought
         r.paid_edges = set(self.paid_edges)
         r.paid_vertices = set(self.paid_vertices)
-        r.offer = self.offer  # immutable
         r.owed = self.owed
         r.resume = self.resume
         return r
@@ -100,7 +95,6 @@ class RiversState:
     def dump(self) -> dict[str, Any]:
         return {"gold": self.gold[:], "bought": self.bought,
                 "paid_edges": sorted(self.paid_edges), "paid_vertices": sorted(self.paid_vertices),
-                "offer": None if self.offer is None else msgspec.to_builtins(self.offer),
                 "owed": self.owed, "resume": self.resume}
 
     @staticmethod
@@ -110,8 +104,6 @@ class RiversState:
         r.bought = int(d["bought"])
         r.paid_edges = set(d["paid_edges"])
         r.paid_vertices = set(d["paid_vertices"])
-        offer = d.get("offer")
-        r.offer = None if offer is None else msgspec.convert(offer, GoldTradeOffered)
         r.owed = bool(d["owed"])
         r.resume = str(d["resume"])
         return r

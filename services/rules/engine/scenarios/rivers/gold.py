@@ -1,8 +1,9 @@
 """Gold: earned by building along the rivers, spent on resources, got by selling them, and the
 Wealthiest and Poor Settlers it decides (docs/rules/rivers.md §7.4, §7.5).
 
-Gold is module state (`RiversState.gold`), not a resource of the vocabulary: so no steal,
-discard, 7-card count or Monopoly ever sees it (`rivers.gold.not_resource`). The supply is
+Gold is module state (`RiversState.gold`), not a resource card: so no steal, discard, 7-card
+count or Monopoly ever sees it (`rivers.gold.not_resource`); the vocabulary knows it as the
+game's currency, which trades between players carry (engine/currency.py). The supply is
 unlimited (README.md §0.3). Gold for pieces comes from a deriver that pays every river piece
 once (`paid_edges` / `paid_vertices`), whichever command built it: set-up placements, builds,
 Road Building's free roads. The Settlers are no cards that move: they follow from the gold at
@@ -122,6 +123,10 @@ def gold_options(state: State, seat: int, phase: str) -> list[Command]:
         if p.hand[i] >= p.ratios[i]:
             out.append(SellForGold(seat=seat, resource=name))
     return out
+
+
+def gold_of(state: State) -> list[int]:
+    return rivers(state).gold
 
 
 def new_turn(previous: Evolver[State]) -> Evolver[State]:

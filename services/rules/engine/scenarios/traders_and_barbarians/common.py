@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from events.events import GameCreated
 from services.rules.engine.board import Board
+from services.rules.engine.ruleset import Capability
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
     BARBARIAN_START,
     BARBARIANS,
@@ -36,8 +37,7 @@ SEVEN, KNIGHT, DRIVE_OFF = "seven", "knight", "drive_off"
 # The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
 TRADERS_FIELDS = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
                   "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
-                  "pending", "pending_barbarian", "resume", "draws", "throws", "built",
-                  "trade_gold")
+                  "pending", "pending_barbarian", "resume", "draws", "throws", "built")
 
 
 # Copies start from `TradersState.__new__`, without __init__: compiled, that takes a class whose
@@ -73,7 +73,6 @@ class TradersState:
         self.draws = 0  # commodity draws so far (chance keys)
         self.throws = 0  # drive-off throws so far (chance keys)
         self.built = (NO_ONE, NO_ONE)  # (seat, vertex) of the last building placed
-        self.trade_gold = [0, 0]  # the open offer's gold: (the proposer gives, it gets)
 
     def copy(self) -> TradersState:
         t = TradersState.__new__(TradersState)
@@ -103,6 +102,18 @@ class TradersState:
         self.moving = self.over = self.second = self.grain_paid = False
         self.tried = [False] * BARBARIANS
         self.buys = 0
+
+
+class NeutralToll(Protocol):
+    """With neutral owners (Catan for Two): who gets the toll of `gold` paid by `seat` for a
+    neutral road — (gold paid, the seat paid or None, the part going to the supply)."""
+
+    def __call__(self, state: State, seat: int, gold: int, /) -> tuple[int, int | None, int]: ...
+
+
+# What the rule of a pair gives this scenario's tolls (provided by
+# engine/combinations/traders_and_barbarians_catan_for_two.py).
+NEUTRAL_TOLL: Capability[NeutralToll] = Capability("traders & barbarians: toll on a neutral road")
 
 
 def tb(state: State) -> TradersState:

@@ -36,7 +36,7 @@ from services.rules.engine.base import scoring
 from services.rules.engine.base.building import setup_round
 from services.rules.engine.base.turn import base_roll
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
-from services.rules.engine.gold_trades import GoldTrades
+from services.rules.engine.currency import install_gold, open_offer_gold
 from services.rules.engine.ruleset import SetupRound
 from services.rules.engine.scenarios.traders_and_barbarians import (
     barbarians,
@@ -44,7 +44,6 @@ from services.rules.engine.scenarios.traders_and_barbarians import (
     cards,
     gold,
     prompts,
-    two_player,
     wagon,
 )
 from services.rules.engine.scenarios.traders_and_barbarians.common import (
@@ -107,8 +106,12 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "moving": t.moving,
         "grain_paid": t.grain_paid,
         "gold_buys": t.buys,
-        "trade_gold": t.trade_gold[:] if state.trade is not None else None,
+        "trade_gold": open_offer_gold(state),
     }
+
+
+def gold_of(state: State) -> list[int]:
+    return tb(state).gold
 
 
 def wrap_setup_city(rules: Rules) -> None:
@@ -118,7 +121,7 @@ def wrap_setup_city(rules: Rules) -> None:
     def evolve(state: State, e: SettlementBuilt) -> None:
         if state.phase == SETUP and setup_round(state).piece == "city":
             tb(state).wagon[e.seat] = e.vertex
-        two_player.record_built(state, e)
+        tb(state).built = (e.seat, e.vertex)  # the building just placed: the pair rules read it
         built(state, e)
 
     rules.evolve_with(SettlementBuilt, evolve)
@@ -188,7 +191,6 @@ def install(rules: Rules, params: Any) -> None:
     barbarians.wrap_knight(rules)
     wrap_setup_city(rules)
     wrap_turn_end(rules)
-    two_player.install(rules)
-    GoldTrades(tb, P + "gold.trade").install(rules)
+    install_gold(rules, gold_of, P + "gold.trade")
     # Points this scenario adds are checked for victory like a build.
     rules.derive((CommodityDelivered, WagonUpgraded, TraderCardBought), scoring.derive_victory)

@@ -11,7 +11,6 @@ from events.traders_and_barbarians import (
     TraderCardBought,
     WagonMoved,
 )
-from services.rules.engine.gold_trades import NARRATION as GOLD_TRADES
 from services.rules.engine.narration import Narrator, Places, load_templates, narrator
 
 BECAUSE = {"seven": "for the 7", "knight": "with a Knight", "drive_off": "after driving it off"}
@@ -48,7 +47,7 @@ def _bought(e: TraderCardBought, at: Places) -> str:
 
 
 NARRATION: dict[type[Event], Narrator] = load_templates(__name__.rpartition(".")[0],
-                                                       "narration.toml") | GOLD_TRADES | dict([
+                                                       "narration.toml") | dict([
     narrator(WagonMoved, _moved),
     narrator(BarbarianDriveOffTried, _tried),
     narrator(BarbarianMovedOnPath, _barbarian),

@@ -26,9 +26,11 @@ from events.traders_and_barbarians import (
     WagonUpgraded,
 )
 from services.rules.engine.base.common import can_afford, pay, require_current
+from services.rules.engine.capabilities import DAMAGED_ROADS
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.traders_and_barbarians.common import (
+    NEUTRAL_TOLL,
     WAGON,
     other_end,
     places,
@@ -45,7 +47,6 @@ from services.rules.engine.scenarios.traders_and_barbarians.data import (
     card,
 )
 from services.rules.engine.state import MAIN, NO_ONE, State
-from services.rules.engine.variants.event_cards_deck import NAME as EVENT_CARDS
 
 GRAIN = 3
 NO_ROAD_MP = 2
@@ -65,25 +66,25 @@ def step_cost(state: State, edge: int) -> int:
 
 
 def damaged(state: State, edge: int) -> bool:
-    """Whether `edge` holds a road damaged by Event Cards' Earthquake."""
-    events = state.ext.get(EVENT_CARDS)
-    return events is not None and edge in events.damaged
+    """Whether `edge` holds a road an event put out of use (Event Cards' Earthquake: the
+    `DAMAGED_ROADS` capability, where a module of the game provides it)."""
+    roads = state.rules.capability(DAMAGED_ROADS)
+    return roads is not None and roads.damaged(state, edge)
 
 
 def toll(state: State, seat: int, edge: int) -> tuple[int, int | None, int]:
     """(gold paid, the seat paid, the part going to the supply) for using `edge`
     (`wagon.toll`): another seat's road 1, its bridge 2; a damaged road is a path without a
-    road (a Decision: no toll). A neutral road (Catan for Two's board-only owners,
-    `two_player.neutral_toll`): the supply takes the larger half, the opponent the rest."""
+    road (a Decision: no toll). A neutral road (a board-only owner's: Catan for Two's) as the
+    pair's rule says (`NEUTRAL_TOLL`, `two_player.neutral_toll`; without it, to the supply)."""
     owner = state.edge_owner[edge]
     if owner in (NO_ONE, seat) or damaged(state, edge):
         return 0, None, 0
     bridges = state.players[owner].pieces.get("bridge", ())
     gold = BRIDGE_TOLL if edge in bridges else TOLL
     if owner >= state.n:
-        to_bank = (gold + 1) // 2
-        opponent = (seat + 1) % state.n
-        return gold, (opponent if gold > to_bank else None), to_bank
+        split = state.rules.capability(NEUTRAL_TOLL)
+        return split(state, seat, gold) if split is not None else (gold, None, gold)
     return gold, owner, 0
 
 

@@ -18,9 +18,12 @@ Design notes:
   goes back to the ROLL phase, after the second on to MAIN. The first roll is the ruleset's
   `roll` hook (dice, or what a module puts instead); the second is `second_roll`, which re-rolls
   a repeated total with `DiceRerolled` events (no effect). Nothing else reads `step`/`first`,
-  so a combination replaces the second step only: with event-cards, variants/combinations.py
-  makes it a second card draw (docs/rules/event-cards.md §3 DECISION). The handler (not the `roll` hook) is
+  so the rule of a pair replaces the second step only, by providing `SECOND_ROLL`: with
+  event-cards a second card draw (docs/rules/event-cards.md §3 DECISION;
+  engine/combinations/catan_for_two_event_cards.py). The handler (not the `roll` hook) is
   wrapped because event-cards *replaces* the `roll` hook: so the module order does not matter.
+- What other modules build on is offered as capabilities (capabilities.py): the neutral
+  owners and the owed neutral piece (`NEUTRAL_OWNERS`), the trade tokens (`TRADE_TOKENS`).
 - Neutral building (rule 5): the BuildRoad/BuildSettlement handlers are wrapped to append
   `NeutralBuildRequired` when some neutral piece fits (checked on the board *after* the build);
   the phase `catan_for_two.neutral` then lists every legal neutral piece, and the neutral piece
@@ -37,11 +40,13 @@ from __future__ import annotations
 from typing import Any
 
 from services.rules.engine.board import Board
+from services.rules.engine.capabilities import NEUTRAL_OWNERS, TRADE_TOKENS
 from services.rules.engine.chance import Dealer
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import Rules, State
 from services.rules.engine.variants.catan_for_two import neutrals, rolls, tokens
 from services.rules.engine.variants.catan_for_two.advice import ADVICE
+from services.rules.engine.variants.catan_for_two.capabilities import NEUTRALS, TOKENS
 from services.rules.engine.variants.catan_for_two.common import (
     EXT,
     GIVE_BACK,
@@ -82,6 +87,8 @@ class CatanForTwo(Module[State, None]):
         rolls.install(rules)
         neutrals.install(rules)
         tokens.install(rules)
+        rules.provide(NEUTRAL_OWNERS, NEUTRALS)
+        rules.provide(TRADE_TOKENS, TOKENS)
 
 
 MODULE = CatanForTwo()

@@ -14,9 +14,9 @@ from events.events import (
     Event,
 )
 from services.rules.engine.base.common import require_current
+from services.rules.engine.capabilities import SECOND_ROLL, SecondRoll
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
 from services.rules.engine.state import ROLL, Rules, State
-from services.rules.engine.variants import combinations
 from services.rules.engine.variants.catan_for_two.common import two
 
 # --- two rolls (rule 8) ---------------------------------------------------------------------
@@ -37,10 +37,11 @@ def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
     return events
 
 
-def second_step(rules: Rules) -> combinations.SecondRoll:
-    """The turn's second roll: the dice re-rolled until they differ, unless a combination
-    rule replaces it (looked up when deciding, so the module order does not matter)."""
-    return combinations.second_roll(rules) or second_roll
+def second_step(rules: Rules) -> SecondRoll:
+    """The turn's second roll: the dice re-rolled until they differ, unless the rule of a pair
+    replaces it (`SECOND_ROLL`, provided by a combination module: a deck instead of the dice,
+    a scenario's dice that skip totals)."""
+    return rules.capability(SECOND_ROLL) or second_roll
 
 
 def install(rules: Rules) -> None:

@@ -1,12 +1,12 @@
-"""Traders & Barbarians with Catan for Two (docs/rules/traders-and-barbarians.md §10.14): tolls
-on neutral roads are split (in `wagon.toll`), a token action relocates a barbarian to a free
-path without a road (instead of the robber action: there is no desert to send it to), a
-building next to a trade hex earns 1 trade token more, and the turn's second roll skips 2 and
-12 as the first does.
+"""Traders & Barbarians with Catan for Two (docs/rules/traders-and-barbarians.md §10.14).
 
-Everything here is decided only when Catan for Two's state is in the game (`state.ext`), so
-the modules may be listed in any order; its token rules (price, one action per turn, the
-supply) are Catan for Two's own (variants/catan_for_two/tokens.py)."""
+A token action relocates a barbarian to a free path without a road (instead of the robber
+action: there is no desert to send it to; `two_player.token_barbarian`); a building next to a
+trade hex earns 1 trade token more (`two_player.trade_hex_token`); the turn's second roll skips
+2 and 12 as the first does (`roll.reroll`), unless a deck replaces the dice; a toll on a neutral
+road goes half (rounded up) to the supply, the rest to the opponent (`two_player.neutral_toll`).
+The token rules (price, one action per turn, the supply) are Catan for Two's (`TRADE_TOKENS`).
+"""
 
 from __future__ import annotations
 
@@ -15,26 +15,26 @@ from events.commands import Command
 from events.events import DiceRolled, Event, SettlementBuilt
 from events.traders_and_barbarians import BarbarianMovedWithTokens, MoveBarbarianWithTokens
 from services.rules.engine.base.common import require_current
+from services.rules.engine.capabilities import DICE_DECK, SECOND_ROLL, TRADE_TOKENS, TradeTokens
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
+from services.rules.engine.combinations import Combination
 from services.rules.engine.rules import reject
-from services.rules.engine.scenarios.traders_and_barbarians.common import EXT, places, tb
+from services.rules.engine.scenarios.traders_and_barbarians.common import (
+    NEUTRAL_TOLL,
+    places,
+    tb,
+)
 from services.rules.engine.scenarios.traders_and_barbarians.data import BARBARIANS, P
 from services.rules.engine.state import MAIN, NO_ONE, Rules, State
-from services.rules.engine.variants import combinations
-from services.rules.engine.variants.catan_for_two.common import EXT as TWO
-from services.rules.engine.variants.catan_for_two.common import two
-from services.rules.engine.variants.catan_for_two.tokens import (
-    action_problem,
-    price,
-    spend_for_action,
-)
 
 TOKEN_BARBARIAN = P + "two_player.token_barbarian"
 TRADE_HEX_TOKENS = 1
 
 
-def playing_two(state: State) -> bool:
-    return TWO in state.ext
+def tokens_of(state: State) -> TradeTokens:
+    tokens = state.rules.capability(TRADE_TOKENS)
+    assert tokens is not None, "installed only with Catan for Two, which provides them"
+    return tokens
 
 
 # --- the token action -----------------------------------------------------------------------
@@ -49,19 +49,18 @@ def token_paths(state: State) -> list[int]:
 
 def move_with_tokens(state: State, cmd: MoveBarbarianWithTokens, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    if not playing_two(state):
-        raise reject(TOKEN_BARBARIAN, "the token action exists only with Catan for Two")
-    problem = action_problem(state, cmd.seat)
+    tokens = tokens_of(state)
+    problem = tokens.action_problem(state, cmd.seat)
     if problem is not None:
         raise problem
     if not 0 <= cmd.barbarian < BARBARIANS or cmd.edge not in token_paths(state):
         raise reject(TOKEN_BARBARIAN, "a barbarian goes to a free path without a road")
     return [BarbarianMovedWithTokens(seat=cmd.seat, barbarian=cmd.barbarian, edge=cmd.edge,
-                                     tokens=price(state, cmd.seat))]
+                                     tokens=tokens.price(state, cmd.seat))]
 
 
 def token_options(state: State, seat: int, phase: str) -> list[Command]:
-    if phase != MAIN or not playing_two(state) or action_problem(state, seat) is not None:
+    if phase != MAIN or tokens_of(state).action_problem(state, seat) is not None:
         return []
     paths = token_paths(state)
     return [MoveBarbarianWithTokens(seat=seat, barbarian=b, edge=e)
@@ -69,7 +68,7 @@ def token_options(state: State, seat: int, phase: str) -> list[Command]:
 
 
 def evolve_moved(state: State, e: BarbarianMovedWithTokens) -> None:
-    spend_for_action(state, e.seat, e.tokens)
+    tokens_of(state).spend(state, e.seat, e.tokens)
     tb(state).barbarians[e.barbarian] = e.edge
 
 
@@ -79,19 +78,17 @@ def evolve_moved(state: State, e: BarbarianMovedWithTokens) -> None:
 def derive_trade_hex_token(state: State, dealer: Dealer) -> list[Event]:
     """1 token more for the building just placed next to a trade hex (set-up too, as Catan
     for Two's own gains; only what the supply holds)."""
-    if not playing_two(state):
-        return []
     seat, v = tb(state).built
     if seat != state.current or seat >= state.n or v == NO_ONE:
         return []
     trade = set(places(state.board).trade_hexes)
-    supply = two(state).supply
+    supply = tokens_of(state).supply(state)
     if not trade & set(state.board.topo.vertex_land_hexes[v]) or supply <= 0:
         return []
     return [TradeTokensGained(seat=seat, tokens=min(TRADE_HEX_TOKENS, supply), reason="trade hex")]
 
 
-# --- the second roll ------------------------------------------------------------------------
+# --- the second roll, tolls -----------------------------------------------------------------
 
 
 def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Event]:
@@ -103,15 +100,25 @@ def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
             *state.rules.resolve_number(state, seat, d1 + d2, dealer)]
 
 
+def neutral_toll(state: State, seat: int, gold: int) -> tuple[int, int | None, int]:
+    """The supply takes the larger half, the opponent the rest."""
+    to_bank = (gold + 1) // 2
+    opponent = (seat + 1) % state.n
+    return gold, (opponent if gold > to_bank else None), to_bank
+
+
 def install(rules: Rules) -> None:
     rules.handle(MoveBarbarianWithTokens, move_with_tokens)
     rules.allow(MAIN, MoveBarbarianWithTokens)
     rules.extra_options.append(token_options)
     rules.evolve_with(BarbarianMovedWithTokens, evolve_moved)
     rules.derive((SettlementBuilt,), derive_trade_hex_token)
-    combinations.SECOND_ROLLS[EXT] = second_roll
+    rules.provide(NEUTRAL_TOLL, neutral_toll)
+    if rules.capability(DICE_DECK) is None:  # a deck replaces the dice: its pair's rule draws
+        rules.provide(SECOND_ROLL, second_roll)
 
 
-def record_built(state: State, e: SettlementBuilt) -> None:
-    """Remember the building just placed (for `derive_trade_hex_token`)."""
-    tb(state).built = (e.seat, e.vertex)
+COMBINATION = Combination(
+    pair=("traders-and-barbarians", "catan-for-two"), install=install,
+    description="token action on a barbarian, a token for a trade hex, tolls on neutral roads, "
+                "2 and 12 re-rolled on the second roll")
