@@ -42,8 +42,9 @@ interpreted: $(STAMP)
 
 # CI's compiled-engine pass (.ci/run, after the suite, beside the cluster pass): the tests
 # (rules, golden logs, the frozen corpus and the audit, variants, scenarios, hooks, bots, the
-# bot protocol and its schemas, event upcasting) against the compiled engine, and the test that
-# both builds play the same games event for event. `test-compiled-rest` and the cluster pass
+# bot protocol and its schemas, event upcasting, the RL environments) against the compiled
+# engine, and the test that both builds play the same games event for event.
+# `test-compiled-rest` and the cluster pass
 # run the rest of the suite on it (tests/deploy/test_compiled_passes.py checks that together
 # they leave no test folder out). The slow sweeps (hundreds to thousands of random
 # games per variant, pair and scenario) are left to `test-compiled-slow`, which CI runs in the
@@ -51,7 +52,7 @@ interpreted: $(STAMP)
 # this pass has been proven in (under xdist the same-games test once played a toy module that
 # tests/hooks had registered in its worker; it now plays the shipped modules only).
 ENGINE_TESTS := tests/engine tests/audit tests/variants tests/scenarios tests/hooks tests/bots \
-	tests/protocol tests/events
+	tests/protocol tests/events tests/rl
 # BUILT=1: the engine was just compiled (CI builds it beside the first pass), do not build again.
 test-compiled: $(STAMP)
 	$(if $(BUILT),,$(BIN)/python scripts/build_engine.py --require)
