@@ -65,7 +65,8 @@ test-compiled-slow: $(STAMP)
 # cluster pass, which runs the folders on the session's server compiled): the folders that use
 # no server or start their own, then the tests about the single embedded server itself that
 # the cluster pass deselects.
-COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/benchmarks
+COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/benchmarks \
+	tests/failover
 test-compiled-rest: $(STAMP)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_REST)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest -m single_server tests/store tests/service \

@@ -172,6 +172,8 @@ class BotWorker:
             return None
         self.answered += 1
         self.answers[pool].inc()
+        log.debug("answered", pool=pool, game_id=game_id, command_id=env.command_id,
+                  version=version, seat=seat, command=type(command).__name__)
         body: dict[str, str | bytes] = {DATA: data, MAC: sign(key, data), SENT: repr(time.time())}
         return commands_key(partition(game_id), f"bot:{pool}"), body
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import msgspec
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as CutConnection
+from redis.exceptions import TimeoutError as CutTimeout
 
 from events.auth import sign, turn_key
 from events.codec import codec
@@ -25,6 +27,7 @@ from events.requests import CreateGame, ForfeitSeat
 from events.sealed import SealError, new_reply_key, unseal
 from services.protocol import DATA, KIND, MAC, SENT, is_alive
 from services.store import EventStore
+from services.store.connect import FAILOVER_PATIENCE_S, is_cluster, is_sentinel
 from services.store.keys import ORGANISER, commands_key, game_keys, partition, seat_scope
 from services.store.streams import read
 
@@ -54,6 +57,9 @@ class Client:
         the gateway's): the one its Redis user may add to."""
         self.redis = redis
         self.source = source
+        # Through Sentinel or a cluster a cut connection is a failover, waited out; on one
+        # server it is the server gone.
+        self.follows_failover = is_cluster(redis) or is_sentinel(redis)
         self.store = EventStore(redis)
         self.codec = codec()
 
@@ -108,10 +114,18 @@ class Client:
     async def outcome(self, command_id: str, game_id: str, timeout: float = 20.0, *,
                       scope: str) -> dict[str, Any]:
         """The outcome of a command sent in `scope` (`seat_scope(seat)` for a seat's move,
-        `org` for a create request), once the service has decided it."""
+        `org` for a create request), once the service has decided it and, under replica
+        durability, a replica holds it (services/store/replicated.py). A connection cut by a
+        failover does not end the wait; a command left unanswered may be sent again under the
+        same id (docs/operations.md, Failover)."""
         deadline = time.monotonic() + timeout
         while True:
-            found = await self.store.get_outcome(command_id, game_id, scope=scope)
+            try:
+                found = await self.store.get_outcome(command_id, game_id, scope=scope)
+            except (CutConnection, CutTimeout):
+                if not self.follows_failover:  # one server gone: not for waiting out
+                    raise
+                found = None  # a failover: ask again until the deadline
             if found is not None:
                 return found
             if time.monotonic() > deadline:
@@ -125,8 +139,21 @@ class Client:
         """Every event after `after`, then new ones as they are appended (until the caller stops)."""
         key = game_keys(game_id).ev
         last = f"{after}-0"
+        cut_since = 0.0
         while True:
-            for _, entries in await read(self.redis, {key: last}, count=500, block=block_ms):
+            try:
+                got = await read(self.redis, {key: last}, count=500, block=block_ms)
+                cut_since = 0.0
+            except (CutConnection, CutTimeout):
+                # A failover (Sentinel, Cluster) is over in seconds: read on from where it was.
+                # One server that stopped is not coming back by itself: say so (the caller).
+                now = time.monotonic()
+                cut_since = cut_since or now
+                if not self.follows_failover or now - cut_since > FAILOVER_PATIENCE_S:
+                    raise
+                await asyncio.sleep(0.5)
+                continue
+            for _, entries in got:
                 for entry_id, fields in entries:
                     last = entry_id.decode()
                     yield self.codec.decode_event_envelope(fields[DATA.encode()])

@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from services.cli.errors import EXIT_CODES, USAGE, run_guarded
 from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
     MAX_CONCURRENCY,
+    add_failover_options,
     add_rules_options,
     at_least,
     check_modules,
@@ -75,6 +76,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            seats=args.seats, view_only=args.view_only, ruleset=args.ruleset)
         print(json.dumps(out) if args.json else format_search(out))
         return 0
+    if args.target == "failover":
+        from services.cli import bench_failover
+
+        return bench_failover.run(args)
     if args.target != "engine":
         from services.cli import bench_e2e
 
@@ -107,10 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
                        description="engine: complete games of random bots in this process. "
                                    "e2e: games through Redis and the real services, on a "
                                    "server of its own (never among your games).")
-    p.add_argument("target", choices=["engine", "e2e", "search", "env"],
+    p.add_argument("target", choices=["engine", "e2e", "search", "env", "failover"],
                    help="engine: the rules alone; e2e: the whole service; search: the search "
                         "bot's decision time and playouts/s (in-process, vs heuristic bots); "
-                        "env: the RL environments' steps/s (bots/env, docs/rl.md)")
+                        "env: the RL environments' steps/s (bots/env, docs/rl.md); failover: "
+                        "games while the primary is killed again and again, and what was "
+                        "acknowledged checked against the logs (benchmarks/failover.md)")
     p.add_argument("--steps", type=at_least(1), default=20_000,
                    help="env: random legal actions per measurement (default 20000)")
     p.add_argument("--rounds", type=at_least(1), default=1,
@@ -128,17 +135,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0,
                    help="an integer: the same seed plays the same games (default 0)")
     p.add_argument("--concurrency", type=at_least(1, MAX_CONCURRENCY), default=32,
-                   help=f"e2e: games at once (default 32, at most {MAX_CONCURRENCY:,})")
+                   help=f"e2e, failover: games at once (default 32, at most "
+                        f"{MAX_CONCURRENCY:,})")
     p.add_argument("--rules-workers", "--replicas", type=at_least(1), default=1,
                    help="e2e: rules service processes (replicas sharing the partitions; "
                         "default 1)")
     p.add_argument("--cluster", type=at_least(1), default=None, metavar="N",
                    help="e2e: on an embedded N-master Valkey Cluster of its own (TCP ports "
-                        "of 127.0.0.1) instead of one server")
+                        "of 127.0.0.1) instead of one server; failover: N masters with a "
+                        "replica each, instead of a primary and a replica under Sentinels")
     p.add_argument("--data-dir", default=None,
                    help="e2e: where the benchmark's own Valkey keeps its data while it runs "
                         "(default: a temporary folder, removed after; ignored with REDIS_URL)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_failover_options(p)
     add_rules_options(p)
     p.set_defaults(func=cmd_bench)
 

@@ -125,6 +125,41 @@ def add_server_options(p: argparse.ArgumentParser, log_level: bool = True) -> No
                             "it log at info to DATA_DIR/logs)")
 
 
+DURABILITY_HELP = ("when a command counts as done: `replica` once a replica holds its events "
+                   "too (nothing acknowledged is lost with a server), `local` once the primary "
+                   "does; default `auto`: replica wherever a replica exists, else local "
+                   "(sets $HEXLOG_DURABILITY for the services)")
+
+
+def add_durability_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--durability", choices=["local", "replica", "auto"], default=None,
+                   help=DURABILITY_HELP)
+
+
+def use_durability(args: argparse.Namespace) -> None:
+    """`--durability`, for this process and the services it starts ($HEXLOG_DURABILITY); a
+    wrong $HEXLOG_DURABILITY is refused here, before anything starts."""
+    from services.store.durability import ENV, mode_from_env
+
+    if getattr(args, "durability", None):
+        os.environ[ENV] = args.durability
+    try:
+        mode_from_env()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def add_failover_options(p: argparse.ArgumentParser) -> None:
+    """`hexlog bench failover`'s own options (it shares --cluster, --concurrency, --json)."""
+    p.add_argument("--kills", type=at_least(1), default=20,
+                   help="failover: primaries to kill (default 20)")
+    p.add_argument("--kill-every", type=positive_seconds, default=2.0, metavar="S",
+                   help="failover: seconds between the set being whole again and the next "
+                        "kill (default 2)")
+    p.add_argument("--phase-s", type=positive_seconds, default=15.0, metavar="S",
+                   help="failover: seconds of load measured under each durability (default 15)")
+
+
 def data_dir(args: argparse.Namespace) -> Path:
     """`--data-dir`, else `$HEXLOG_DATA_DIR`, else `./.hexlog`: always absolute, so what is
     printed is where the data is."""

@@ -27,7 +27,9 @@ from services.runtime.shared import (
     CLUSTER_DIR,
     Server,
     kept_masters,
+    kept_replicas,
     open_cluster,
+    open_ha,
     open_server,
     redact,
 )
@@ -42,27 +44,31 @@ def redis_problem(url: str) -> str | None:
     """Why Redis at `url` cannot be used right now, or None when it answers."""
     import redis
 
-    from services.store.connect import plain_url
+    from services.store.connect import connect_sync
 
-    client = redis.Redis.from_url(plain_url(url), socket_connect_timeout=2, socket_timeout=2)
-    try:
+    client = None
+    try:  # (on a Sentinel URL, finding the primary asks the Sentinels: that may fail too)
+        client = connect_sync(url, socket_connect_timeout=2, socket_timeout=2)
         client.ping()
         return None
     except redis.RedisError as exc:
         return (str(exc) or type(exc).__name__).rstrip(".")
     finally:
-        client.close()
+        if client is not None:
+            client.close()
 
 
 @contextmanager
 def server_for(args: argparse.Namespace, command: str, *, reachable: bool = True,
-               cluster: int = 0, existing: bool = False) -> Iterator[Server]:
+               cluster: int = 0, replicas: int = 0, ha: bool = False,
+               existing: bool = False) -> Iterator[Server]:
     """The server for this command, said on stderr; services it starts log to
     `<data dir>/logs/`. With `reachable`, a `$REDIS_URL` that does not answer fails the
     command at once (CliError), before it starts anything. With `cluster` N, an embedded
-    N-master Valkey Cluster on the data dir instead of the single embedded server. With
-    `existing`, a data dir where no server ever ran is refused (UsageError) instead of made:
-    a command that only reads games would find none on a new one."""
+    N-master Valkey Cluster on the data dir instead of the single embedded server (each master
+    with `replicas` replicas); with `ha`, an embedded primary and replica under three Sentinels.
+    With `existing`, a data dir where no server ever ran is refused (UsageError) instead of
+    made: a command that only reads games would find none on a new one."""
     root = data_dir(args)
     if existing and not os.environ.get("REDIS_URL") and not root.exists():
         raise UsageError(f"no hexlog data in {root}: no server ever ran there (`hexlog up` "
@@ -75,11 +81,21 @@ def server_for(args: argparse.Namespace, command: str, *, reachable: bool = True
             raise UsageError("--cluster starts an embedded cluster, but REDIS_URL names a "
                              "server: unset it, or name your cluster in it "
                              "(REDIS_URL=redis+cluster://host:port) without --cluster")
-        kept = kept_masters(root)
-        if kept and kept != cluster:
-            raise UsageError(f"the cluster kept in {root / CLUSTER_DIR} has {kept} masters, "
-                             f"not {cluster}: use --cluster {kept}, or another --data-dir")
-        opened = open_cluster(root, command, cluster, say=say)
+        kept, kept_with = kept_masters(root), kept_replicas(root)
+        if kept and (kept, kept_with) != (cluster, replicas):
+            raise UsageError(f"the cluster kept in {root / CLUSTER_DIR} has {kept} masters"
+                             f"{f' with {kept_with} replicas each' if kept_with else ''}, not "
+                             f"{cluster}{f' with {replicas}' if replicas else ''}: use "
+                             f"--cluster {kept}"
+                             f"{f' --cluster-replicas {kept_with}' if kept_with else ''}, or "
+                             "another --data-dir")
+        opened = open_cluster(root, command, cluster, replicas=replicas, say=say)
+    elif ha:
+        if os.environ.get("REDIS_URL"):
+            raise UsageError("--ha starts an embedded primary, replica and Sentinels, but "
+                             "REDIS_URL names a server: unset it, or name your Sentinels in it "
+                             "(REDIS_URL=redis+sentinel://host:port,host:port/NAME) without --ha")
+        opened = open_ha(root, command, say=say)
     with opened as server:
         say(server.describe())
         SITUATION.server, SITUATION.owner = server.how, server.owner

@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import argparse
 import signal
+from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
 from services.cli.errors import UsageError
-from services.cli.options import add_server_options, at_least, positive_seconds
+from services.cli.options import (
+    add_durability_option,
+    add_server_options,
+    at_least,
+    positive_seconds,
+)
 from services.cli.registry import COMMANDS
 
 
@@ -74,13 +80,16 @@ def cmd_up(args: argparse.Namespace) -> int:
     if args.gateway_port:
         port_is_free(args.host, args.gateway_port, "--gateway-port")
     if args.port:
-        if args.cluster or os.environ.get("REDIS_URL"):
-            raise UsageError("--port opens the embedded server to TCP: not with --cluster "
-                             "(it is on TCP already) nor REDIS_URL (a server of yours)")
+        if args.cluster or args.ha or os.environ.get("REDIS_URL"):
+            raise UsageError("--port opens the embedded server to TCP: not with --cluster or "
+                             "--ha (they are on TCP already) nor REDIS_URL (a server of yours)")
         port_is_free("127.0.0.1", args.port, "--port")
+    check_topology(args)
     signal.signal(signal.SIGTERM, _interrupt)  # stop in order, as on Ctrl-C
     with only_up(data_dir(args)), server_for(args, "up", reachable=False,
-                                              cluster=args.cluster) as server, \
+                                              cluster=args.cluster,
+                                              replicas=args.cluster_replicas,
+                                              ha=args.ha) as server, \
             local_homeserver(args, data_dir(args), say):
         server.wait_for_others = False  # `up` stops when told to; attached commands say so
         url = server.url
@@ -114,9 +123,12 @@ def cmd_up(args: argparse.Namespace) -> int:
                 "--deadline-s", str(args.deadline_s), "--warn-s", str(args.warn_s),
                 "--health-port", str(args.health_port))))
         names = ", ".join(s.name for s in services[:2] + services[3:])
+        if args.metrics_port:
+            say(with_metrics(services, args.metrics_port, args.metrics_host, server.data_dir))
         supervisor = processes.Supervisor(url, services, quiet=True,
                                           say=lambda text: say(f"up: {text}"),
-                                          gate=lambda: redis_problem(url))
+                                          gate=lambda: redis_problem(url),
+                                          revive=server.revive)
         # From the first line that says Ctrl-C stops, a Ctrl-C is a clean stop (exit 0).
         try:
             say(f"supervising {names} and bots ({', '.join(specs)}); their logs are in "
@@ -130,6 +142,49 @@ def cmd_up(args: argparse.Namespace) -> int:
             say("stopping the services")
     say("stopped")
     return 0
+
+
+METRICS_OFFSETS = {"rules": 0, "projections": 1, "bots": 2, "gateway": 3, "matrix": 4}
+
+
+def with_metrics(services: list[Any], port: int, host: str, data_dir: Path) -> str:
+    """Give each supervised service its metrics port (PORT + its offset), write them to
+    `DATA_DIR/metrics.json` (what `hexlog top` reads); where they are."""
+    import json
+
+    from services.cli.top import METRICS_FILE
+    from services.cli.up_checks import port_is_free
+
+    ports = {}
+    for service in services:
+        own = port + METRICS_OFFSETS[service.name]
+        port_is_free(host, own, "--metrics-port")
+        service.args += ["--metrics-port", str(own), "--metrics-host", host]
+        ports[service.name] = own
+    (data_dir / METRICS_FILE).write_text(json.dumps({"host": host, "services": ports}))
+    where = ", ".join(f"{name} {own}" for name, own in ports.items())
+    return (f"metrics for Prometheus on http://{host}:PORT/metrics: {where} (`hexlog top` "
+            "shows them live)")
+
+
+def check_topology(args: argparse.Namespace) -> None:
+    """--ha, --cluster-replicas and --durability hold together (UsageError before anything
+    starts); the durability goes to the services through $HEXLOG_DURABILITY."""
+    from services.cli.options import use_durability
+
+    if args.cluster_replicas and not args.cluster:
+        raise UsageError("--cluster-replicas gives each master of --cluster N its replicas: "
+                         "add --cluster N (or --ha for one primary and a replica)")
+    if args.ha and args.cluster:
+        raise UsageError("--ha runs one primary with a replica under Sentinels; a cluster "
+                         "gets its replicas with --cluster N --cluster-replicas 1")
+    if args.durability == "replica" and not (args.ha or args.cluster_replicas):
+        import os
+
+        if not os.environ.get("REDIS_URL"):
+            raise UsageError("--durability replica waits for a replica, and the embedded "
+                             "server has none: add --ha (or --cluster N --cluster-replicas 1)")
+    use_durability(args)
 
 
 def listen_on_tcp(server: Any, port: int) -> str:
@@ -194,6 +249,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure(args.log_level)
     if args.service in ("gateway", "matrix"):
         need_extra(args.service)
+    if args.metrics_port:
+        from services import metrics
+
+        metrics.serve(args.metrics_port, args.metrics_host)  # /metrics, for Prometheus
     if args.service == "matrix":  # a client of the gateway: no Redis of its own
         check_matrix(args, "serve matrix")
         from services.chat.matrix import run as run_matrix
@@ -205,6 +264,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 0
     specs = check_bots(args.bots) if args.service == "bots" else []
     from bots.registry import parse_bot_spec
+    from services.cli.options import use_durability
+
+    use_durability(args)
     from services.runtime.users import pools_url, role_url
 
     with server_for(args, "serve") as server:
@@ -333,6 +395,16 @@ def add_gateway_options(p: Any, up: bool = False) -> None:
                    help="matrix: serve GET /health on this port (0: none)")
 
 
+def add_metrics_options(p: argparse.ArgumentParser, up: bool = False) -> None:
+    p.add_argument("--metrics-port", type=at_least(0), default=0, metavar="PORT",
+                   help=("serve each service's Prometheus metrics: rules on PORT, projections "
+                         "PORT+1, bots PORT+2, gateway PORT+3 (docs/operations.md, Metrics)"
+                         if up else "serve this service's Prometheus metrics on "
+                         "http://HOST:PORT/metrics (0: none; docs/operations.md, Metrics)"))
+    p.add_argument("--metrics-host", default="127.0.0.1",
+                   help="the address the metrics are served on (default 127.0.0.1)")
+
+
 BOTS_HELP = ("the bot pools to serve, comma-separated: shipped names (random, heuristic), or "
              "name=package.module:Factory for a Python bot by import path (pool `name`)")
 
@@ -345,6 +417,7 @@ def register(sub: Any) -> None:
                    help="rules: commands in, events out; bots: a bot worker; projections: "
                         "game summaries and tournament standings; gateway: the HTTP lobby "
                         "and game streams; matrix: the Matrix chat adapter (a gateway client)")
+    add_metrics_options(p)
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
@@ -356,6 +429,7 @@ def register(sub: Any) -> None:
                         "from the host name and process id); a replica's pod name, so that "
                         "`hexlog health SERVICE --name NAME` can probe it")
     add_gateway_options(p)
+    add_durability_option(p)
     add_server_options(p)
     p.set_defaults(func=cmd_serve)
 
@@ -390,13 +464,26 @@ def register(sub: Any) -> None:
                    help="run on an embedded Valkey Cluster of N masters (TCP ports of "
                         "127.0.0.1, data in DATA_DIR/cluster/) instead of the single embedded "
                         "server: for developing and testing against a cluster's rules (every "
-                        "multi-key call in one slot); no replicas, so no failover. Started again "
-                        "with the same N it keeps its games. Not with REDIS_URL (name a cluster "
-                        "of your own there: redis+cluster://host:port)")
+                        "multi-key call in one slot); without --cluster-replicas, no failover. "
+                        "Started again with the same N it keeps its games. Not with REDIS_URL "
+                        "(name a cluster of your own there: redis+cluster://host:port)")
+    p.add_argument("--cluster-replicas", type=at_least(0), default=0, metavar="R",
+                   help="with --cluster N: R replicas per master (N·(1+R) nodes); a master "
+                        "that stops answering for 2 s is replaced by its replica, and `up` "
+                        "starts the dead node again as a replica (docs/operations.md, "
+                        "Failover)")
+    p.add_argument("--ha", action="store_true",
+                   help="run on an embedded primary, a replica and three Sentinels (TCP ports "
+                        "of 127.0.0.1, data in DATA_DIR/ha/) instead of the single embedded "
+                        "server: the replica takes over within seconds when the primary dies, "
+                        "and `up` starts the dead one again as a replica; no command "
+                        "acknowledged by then is lost (docs/operations.md, Failover)")
+    add_durability_option(p)
     p.add_argument("--matrix", action="store_true",
                    help="also run the Matrix adapter (--homeserver, --matrix-user, "
                         "$MATRIX_TOKEN; it plays through the gateway of --gateway-port)")
     add_gateway_options(p, up=True)
+    add_metrics_options(p, up=True)
     add_server_options(p)
     p.set_defaults(func=cmd_up)
 

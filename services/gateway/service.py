@@ -59,7 +59,7 @@ from services.gateway.tables import (
 from services.protocol import pool_key
 from services.rules.engine import RulesetError
 from services.rules.engine.modules import MODULES, check_combination
-from services.store.keys import GATEWAY, check_id, seat_scope
+from services.store.keys import GATEWAY, check_id, partition, seat_scope
 
 log = structlog.get_logger("hexlog.gateway")
 
@@ -334,6 +334,9 @@ class Gateway:
         env = CommandEnvelope(command_id=command_id, game_id=live.game_id,
                               expected_version=data.expected_version, command=command)
         await self.client.send(env, live.secrets.seats[seat])
+        # The ids the rules service logs too: one command followed across the processes.
+        log.info("command sent", table=table_id, game_id=live.game_id, command_id=command_id,
+                 partition=partition(live.game_id), seat=seat)
         if not wait:
             return CommandResult(status="pending", command_id=command_id)
         try:

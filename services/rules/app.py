@@ -21,12 +21,14 @@ from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from services import metrics
 from services.protocol import beat, leave
+from services.rules import failover
 from services.rules.config import ServiceConfig
 from services.rules.service import RulesService
-from services.store.connect import connect, is_cluster_url, plain_url
+from services.store.connect import connect, fails_over, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
-from services.store.streams import GroupReader
+from services.store.streams import GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -62,10 +64,12 @@ def build_app(
 ) -> FastStream:
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
-    if consumer_mode == "faststream" and is_cluster_url(url):
+    if consumer_mode == "faststream" and fails_over(url):
         # FastStream's plain broker reads one server, and its cluster broker would drop the
         # pipelined acks: on a Cluster the batched reader (one call per partition) is used.
-        raise ValueError("the faststream consumer does not read a Redis Cluster; use batched")
+        # Nor does it follow a failover: under Sentinel too, the batched reader.
+        raise ValueError("the faststream consumer reads one server: not a Redis Cluster nor a "
+                         "Sentinel set; use batched")
     name = consumer or consumer_name()
     # In batched mode the broker only hosts the app's lifecycle (no subscriber), so on a
     # Cluster it may speak to the one node the URL names.
@@ -73,6 +77,7 @@ def build_app(
     app = FastStream(broker, logger=None)
     redis = connect(url)
     service = RulesService(redis, name, config=config, claim_idle_ms=claim_idle_ms)
+    watch = failover.PrimaryWatch(service, redis)
     tasks: list[asyncio.Task[None]] = []
 
     async def on_batch(raw: Any) -> None:
@@ -128,21 +133,25 @@ def build_app(
         # Deadlines only once the live games are prompted again (which re-arms their clocks):
         # a deadline that ran out while no rules service was up (a tournament killed and
         # resumed) must not cost the seat its move, nor make the resumed games differ.
-        async def reprompt_then_deadlines() -> None:
-            await _once(service.reprompt_live_games)
-            await _every(tick_s, service.enforce_deadlines)
-
-        tasks.append(asyncio.create_task(reprompt_then_deadlines()))
+        # (failover.py: only after an outage, not when another replica serves; asked before
+        # anything is read, so that the prompts go out first, as they always did.)
+        outage = not await failover.others_serving(redis, name)
+        tasks.append(asyncio.create_task(failover.prompts_then_deadlines(
+            service, outage, tick_s, _every, _once)))
+        # A failover of Redis: put back what the lost primary took (failover.py).
+        tasks.append(asyncio.create_task(_every(1.0, watch.check)))
         # Every second: a dead consumer's commands are taken within about a heartbeat's TTL
         # (recovery.py), however long claim_idle_ms is.
         tasks.append(asyncio.create_task(_every(min(1.0, claim_idle_ms / 2000),
                                                 service.claim_pending)))
-        tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name, service.guard.status()))))
+        tasks.append(asyncio.create_task(_every(1.0, lambda: _heartbeat(redis, name, failover.status(service)))))
         tasks.append(asyncio.create_task(_every(1.0, service.flush_latencies)))
+        tasks.append(asyncio.create_task(_every(5.0, service.measure)))
         tasks.append(asyncio.create_task(_every(1.0, follow_pools)))
         tasks.append(asyncio.create_task(_every(trim_every_s, service.trim_streams)))
         if raw_mode:
-            tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms)))
+            tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms,
+                                                          watch.reread)))
         log.info("rules service started", consumer=name, partitions=PARTITIONS)
 
     @app.on_shutdown
@@ -160,10 +169,11 @@ def build_app(
     return app
 
 
-async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int) -> None:
+async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int,
+                       reread: asyncio.Event | None = None) -> None:
     """Read every command stream (the organisers' and each bot pool's, of every partition) in
     one call (one per partition on a Cluster); streams run concurrently, one stream's entries
-    in order."""
+    in order. When `reread` is set (a failover), our own pending entries once."""
     reader = GroupReader(redis, RULES_GROUP, name)
     guard = service.guard
     try:
@@ -171,7 +181,17 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
             try:
                 streams = guard.readable(service.command_streams())
                 try:
-                    reply = await reader.read({s: ">" for s in streams}, count=128, block=block_ms)
+                    if reread is not None and reread.is_set():
+                        reread.clear()
+                        # (Every stream answers, most with nothing; an entry deleted while
+                        # pending comes without fields: the claimer acks those.)
+                        pending = await read_group(redis, RULES_GROUP, name,
+                                                   {s: "0" for s in streams}, count=128)
+                        reply = [(stream, kept) for stream, entries in pending
+                                 if (kept := [e for e in entries if e[1] is not None])]
+                    else:
+                        reply = await reader.read({s: ">" for s in streams}, count=128,
+                                                  block=block_ms)
                     guard.recovered(streams)
                 except ResponseError:
                     # One key the call cannot read fails it for every partition: read each
@@ -179,6 +199,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                     log.warning("reading the command streams together failed; one at a time")
                     reply = await guard.read_each(streams, name, count=128)
                 if reply:
+                    metrics.BATCH_SIZE.observe(sum(len(entries) for _, entries in reply))
                     await asyncio.gather(*(
                         service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
                                              ack=False)

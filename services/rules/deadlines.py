@@ -12,6 +12,7 @@ import structlog
 from redis.asyncio import Redis
 
 from events.envelope import CommandEnvelope
+from services import metrics
 from services.protocol import deadlines_key
 from services.rules.engine import pending
 from services.rules.moves import MovePipeline, forfeited_move
@@ -64,6 +65,7 @@ class DeadlineKeeper:
                 return 0
             env = CommandEnvelope(command_id=f"deadline:{game_id}:{version}:{seat}", game_id=game_id,
                                   expected_version=version, command=prompt.default, default=True)
+            metrics.DEFAULT_MOVES.labels("deadline").inc()
             log.info("deadline: default move", game_id=game_id, version=version, seat=seat,
                      command=type(prompt.default).__name__)
             slot.prompted = ""  # that deadline is spent

@@ -13,7 +13,8 @@ unreadable, oversized, unsigned, signed with the wrong key, for an unknown game,
 pool's stream — goes to the partition's dead-letter stream with a one-line reason (its fields
 cut to a few kilobytes) and is logged; nothing else changes. A body that fails to decode but
 whose signature checks out for the ids it names is answered: the sender is who it claims, so
-it learns what was wrong (`base.command.invalid`). Nothing raises out of `handle`.
+it learns what was wrong (`base.command.invalid`). Nothing raises out of `handle` but Redis
+being away (the entry then stays pending for the claimer).
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ from typing import Any, TypeVar
 import msgspec
 import structlog
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from structlog.contextvars import bound_contextvars
 
 from events.auth import MAC_FIELD, turn_key, verify
 from events.codec import Codec, CodecError
 from events.disputes import REFEREE
 from events.requests import CreateGame, ForfeitSeat
+from services import metrics
 from services.protocol import DATA, KIND, SENT
 from services.rules.config import ServiceConfig
 from services.rules.lifecycle import Lifecycle
@@ -73,7 +78,8 @@ class Intake:
         self.on_new_pools = on_new_pools
 
     async def handle(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
-        """Process one command entry. Never raises: every failure becomes an outcome or a
+        """Process one command entry. Raises only when Redis is away (the entry stays pending
+        for the claimer); every other failure becomes an outcome or a
         dead letter."""
         try:
             data = fields.get(DATA.encode())
@@ -93,6 +99,11 @@ class Intake:
                 await self.forfeit(stream, entry_id, fields, data)
             else:
                 await self.dead_letter(stream, entry_id, fields, f"unknown kind {kind[:40]!r}")
+        except (RedisConnectionError, RedisTimeoutError):
+            # Redis itself is away (longer than the client's retries across a failover): the
+            # command is not bad. It stays pending, unacknowledged, and is judged again by the
+            # claimer once Redis is back, instead of being set aside for good.
+            raise
         except Exception as exc:  # a bug must not leave the entry pending for ever
             log.exception("command failed", entry=entry_id.decode(), stream=stream)
             await self.dead_letter(stream, entry_id, fields, f"internal error: {exc!r}"[:300])
@@ -132,8 +143,12 @@ class Intake:
         if env.default:
             # Only the service plays default moves; on a stream the flag is a forgery.
             env = msgspec.structs.replace(env, default=False)
-        async with slot.lock:
-            await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
+        # Every line logged while this command is judged carries its ids (JSON logs: one
+        # command followed from the gateway or the bot through here to its events).
+        with bound_contextvars(command_id=env.command_id, game_id=env.game_id,
+                               partition=partition(env.game_id), seat=seat):
+            async with slot.lock:
+                await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
 
     async def unreadable(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
                          data: bytes, mac: str, reason: str) -> None:
@@ -233,6 +248,7 @@ class Intake:
                 and (not pool or slot.controllers[seat] == pool))
         await self.pipeline.refusals.note(game_id, seat, pool, command_id, rule_id, message,
                                           count=owns)
+        metrics.REFUSED.labels(pool).inc()
 
     async def dead_letter(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
                           reason: str) -> None:
@@ -248,6 +264,7 @@ class Intake:
         body[b"stream"] = stream
         await self.redis.xadd(dlq_key(stream_partition(stream)), body, maxlen=DLQ_MAXLEN,
                               approximate=True)
+        metrics.COMMANDS.labels("dead_lettered", "unknown").inc()
         log.warning("dead letter", stream=stream, entry=entry_id.decode(), reason=reason)
 
 

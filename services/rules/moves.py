@@ -23,6 +23,7 @@ from events.codec import Codec
 from events.commands import Command
 from events.envelope import CommandEnvelope, EventEnvelope, schema_of
 from events.events import Event
+from services import metrics
 from services.protocol import deadlines_key
 from services.rules import disputes
 from services.rules.config import ServiceConfig
@@ -75,6 +76,14 @@ class MovePipeline:
         """A redelivered command needs no lookup on the hot path: if it was accepted, the
         append script answers "duplicate"; if it is refused now, `reject` finds the original
         outcome and records the replay."""
+        began = time.perf_counter()
+        try:
+            await self._decide_and_append(slot, env, scope, sent)
+        finally:
+            metrics.JUDGE_SECONDS.observe(time.perf_counter() - began)
+
+    async def _decide_and_append(self, slot: GameSlot, env: CommandEnvelope, scope: str,
+                                 sent: float) -> None:
         for _ in range(MAX_CONFLICT_RETRIES):
             # Another replica may have moved the game on: reload only if the log says so
             # (a client spamming stale commands must not cost a fold each).
@@ -136,10 +145,14 @@ class MovePipeline:
         if result.status != "accepted":
             await self.repo.reload(slot)
             if result.status == "duplicate":
+                metrics.COMMANDS.labels("duplicate", slot.state.rules.name).inc()
                 await self.ruling(slot, command_id, scope, command, "service.command.duplicate",
                                   "this command id was already answered; its first outcome stands")
             return result.status != "conflict"
         log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
+        metrics.COMMANDS.labels("accepted", state.rules.name).inc()
+        if scope == SERVICE and command_id.startswith("forfeit:"):
+            metrics.DEFAULT_MOVES.labels("forfeit").inc()
         if sent:  # kept in memory, written once a second: no extra write per command
             self.latencies_us.append(int((time.time() - sent) * 1e6))
         if write is not None:
@@ -158,6 +171,7 @@ class MovePipeline:
         snapshot is dropped (nobody loads a finished game to judge it) and its secrets expire:
         the seed is public in GameFinished now."""
         state = slot.state
+        metrics.GAMES_FINISHED.labels(state.rules.name).inc()
         await self.prompter.clear(slot)
         k = game_keys(slot.game_id)
         pipe = self.redis.pipeline(transaction=False)
@@ -172,7 +186,11 @@ class MovePipeline:
 
     async def reject(self, slot: GameSlot, env: CommandEnvelope, scope: str, rule_id: str,
                      message: str) -> None:
-        stood = await self.store.get_outcome(env.command_id, slot.game_id, scope=scope)
+        # (settle: one left waiting for a replica by a writer that died is published now)
+        stood = await self.store.get_outcome(env.command_id, slot.game_id, scope=scope,
+                                             settle=True)
+        metrics.COMMANDS.labels("duplicate" if stood is not None else "rejected",
+                                slot.state.rules.name).inc()
         if stood is not None:  # a replay of a decided command: its original outcome stands
             await self.ruling(slot, env.command_id, scope, env.command, "service.command.duplicate",
                               "this command id was already answered; its first outcome stands")
@@ -183,6 +201,7 @@ class MovePipeline:
                           expected_version=env.expected_version)
         seat = env.command.seat
         controller = slot.controllers[seat] if 0 <= seat < len(slot.controllers) else ""
+        metrics.REFUSED.labels(controller if controller.startswith("bot:") else "").inc()
         await self.refusals.note(slot.game_id, seat,
                                  controller if controller.startswith("bot:") else "",
                                  env.command_id, rule_id, message)

@@ -33,11 +33,12 @@ import structlog
 from redis.asyncio import Redis
 
 from events.codec import codec
+from services import metrics
 from services.protocol import DATA, latency_key, prompts_key
 from services.rules.config import ServiceConfig
 from services.rules.deadlines import DeadlineKeeper
 from services.rules.engine.rules import register
-from services.rules.intake import MAX_REQUEST_BYTES, Intake
+from services.rules.intake import MAX_REQUEST_BYTES, Intake, stream_partition
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter
@@ -230,6 +231,30 @@ class RulesService:
 
     async def reprompt_live_games(self) -> int:
         return await self.recovery.reprompt_live_games()
+
+    async def measure(self) -> int:
+        """The metrics read from Redis (services/metrics.py): per partition, the command
+        entries pending in the rules group and those not yet delivered (the lag), and the live
+        games this replica holds. Every few seconds, never per command."""
+        streams = self.guard.readable(self.command_streams())
+        pipe = self.redis.pipeline(transaction=False)
+        for stream in streams:
+            pipe.xinfo_groups(stream)
+        pending = dict.fromkeys(self.partitions, 0)
+        lag = dict.fromkeys(self.partitions, 0)
+        for stream, groups in zip(streams, await pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(groups, Exception):
+                continue
+            p = stream_partition(stream)
+            for g in groups:
+                if g.get("name") in (RULES_GROUP, RULES_GROUP.encode()):
+                    pending[p] += int(g.get("pending") or 0)
+                    lag[p] += int(g.get("lag") or 0)
+        for p in self.partitions:
+            metrics.PENDING.labels(f"{p:03d}").set(pending[p])
+            metrics.LAG.labels(f"{p:03d}").set(lag[p])
+        metrics.GAMES_LIVE.set(len(self.repo.slots))
+        return len(streams)
 
     async def flush_latencies(self) -> int:
         return await self.pipeline.flush_latencies(latency_key(), LATENCY_SAMPLES)

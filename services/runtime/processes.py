@@ -147,12 +147,16 @@ class Supervisor:
     each)."""
 
     def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False,
-                 say: Say | None = None, gate: Callable[[], str | None] | None = None) -> None:
+                 say: Say | None = None, gate: Callable[[], str | None] | None = None,
+                 revive: Callable[[], list[str]] | None = None) -> None:
+        """`revive`: starts again the Valkey nodes that died (a replicated set), each poll;
+        what it says is told as the restarts are."""
         self.url = url
         self.services = list(services)
         self.quiet = quiet
         self.say: Say = say or (lambda text: _log().warning(text))
         self.gate = gate
+        self.revive = revive
         self.blocked = 0  # gate checks in a row that failed
         self.gate_due = 0.0
 
@@ -169,6 +173,12 @@ class Supervisor:
         """Note every service that exited and start those that are due; returns the names
         (re)started."""
         now = time.monotonic()
+        if self.revive is not None:
+            try:
+                for line in self.revive():
+                    self.say(line)
+            except Exception as exc:  # a node that cannot start now is tried again next poll
+                self.say(f"could not start a Valkey node again: {exc}")
         for s in self.services:
             if s.proc is None or s.proc.poll() is None:
                 continue
@@ -206,6 +216,8 @@ class Supervisor:
         return False
 
     def run_forever(self, poll_s: float = 0.5) -> None:
+        if self.revive is not None:  # a dead Valkey node: every tenth of a second counts
+            poll_s = min(poll_s, 0.1)
         for s in self.services:
             s.proc, s.due = None, 0.0
         try:

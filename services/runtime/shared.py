@@ -20,11 +20,12 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, Protocol, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import redis
@@ -40,7 +41,7 @@ from services.runtime.valkey import (
     fsync_policy,
     stop_orphan,
 )
-from services.store.connect import check_url, is_cluster_url, plain_url
+from services.store.connect import check_url, connect_sync, is_cluster_url, is_sentinel_url
 
 log = structlog.get_logger("hexlog.valkey")
 
@@ -64,6 +65,9 @@ class Server:
     owner_pid: int = 0
     wait_for_others: bool = True  # started: wait for attached commands before stopping
     cluster: str = ""  # started as an embedded cluster: "3 masters on 127.0.0.1 ports …"
+    ha: str = ""  # started as an embedded set under Sentinels: "a primary and 1 replica …"
+    # started with replicas: starts again the nodes that died (`hexlog up` runs it often)
+    revive: Callable[[], list[str]] | None = None
 
     @property
     def services_outlive_us(self) -> bool:
@@ -89,18 +93,22 @@ class Server:
             return (f"started an embedded Valkey Cluster of {self.cluster} with its data in "
                     f"{self.data_dir / CLUSTER_DIR} (--data-dir or $HEXLOG_DATA_DIR to use "
                     "another)")
+        if self.ha:
+            return (f"started an embedded Valkey set of {self.ha}, with its data in "
+                    f"{self.data_dir / HA_DIR} (--data-dir or $HEXLOG_DATA_DIR to use another)")
         return (f"started the embedded Valkey with its data in {self.data_dir} "
                 "(--data-dir or $HEXLOG_DATA_DIR to use another)")
 
 
 def redact(url: str) -> str:
-    """A URL fit to print: no password."""
+    """A URL fit to print: no password (a Sentinel URL's login to the Sentinels neither)."""
     parts = urlsplit(url)
+    query = re.sub(r"(sentinel_password=)[^&]*", r"\1***", parts.query)
     if parts.password is None:
-        return url
+        return parts._replace(query=query).geturl()
     host = parts.netloc.rpartition("@")[2]
     user = f"{parts.username}:***@" if parts.username else ":***@"
-    return parts._replace(netloc=user + host).geturl()
+    return parts._replace(netloc=user + host, query=query).geturl()
 
 
 @contextlib.contextmanager
@@ -143,17 +151,88 @@ def kept_masters(data_dir: Path) -> int:
     return EmbeddedCluster(data_dir / CLUSTER_DIR).existing_masters()
 
 
+def kept_replicas(data_dir: Path) -> int:
+    """How many replicas each master of the cluster kept on `data_dir` has."""
+    from services.runtime.cluster import EmbeddedCluster
+
+    return EmbeddedCluster(data_dir / CLUSTER_DIR).existing_replicas()
+
+
 @contextlib.contextmanager
 def open_cluster(data_dir: Path, command: str, masters: int, *,
-                 appendfsync: AppendFsync | None = None,
+                 appendfsync: AppendFsync | None = None, replicas: int = 0,
                  say: Say | None = None) -> Iterator[Server]:
     """An embedded `masters`-master Valkey Cluster on 127.0.0.1 ports for one command (`hexlog
-    up --cluster N`), its data in `<data_dir>/cluster/`. It holds the data dir as a single
-    embedded server would (its lock, `valkey.url`, `valkey.owner`), so other commands attach
-    to it rather than start a server of their own; the services' users are made on every node.
-    DataDirInUseError when another command runs a server on `data_dir`; ValueError when the
-    cluster kept there has another number of masters."""
+    up --cluster N`), each master with `replicas` replicas (`--cluster-replicas`), its data in
+    `<data_dir>/cluster/`. It holds the data dir as a single embedded server would (its lock,
+    `valkey.url`, `valkey.owner`), so other commands attach to it rather than start a server
+    of their own; the services' users are made on every node. DataDirInUseError when another
+    command runs a server on `data_dir`; ValueError when the cluster kept there has another
+    number of masters or replicas."""
     from services.runtime.cluster import EmbeddedCluster
+
+    def start() -> EmbeddedCluster:
+        cluster = EmbeddedCluster(data_dir / CLUSTER_DIR, masters, replicas=replicas,
+                                  appendfsync=appendfsync or fsync_policy())
+        kept, kept_replicas = cluster.existing_masters(), cluster.existing_replicas()
+        if kept and (kept, kept_replicas) != (masters, replicas):
+            raise ValueError(f"the cluster kept in {cluster.data_dir} has {kept} masters with "
+                             f"{kept_replicas} replicas each, not {masters} with {replicas}: "
+                             f"use --cluster {kept} --cluster-replicas {kept_replicas}, or "
+                             "another --data-dir")
+        return cluster.start()
+
+    def opened(cluster: EmbeddedCluster, handle: Server) -> None:
+        cluster.secure()
+        handle.url = cluster.url
+        handle.cluster = cluster.describe()
+        handle.revive = cluster.revive if replicas else None
+        users.register(handle.url, users.ClusterUsers("", cluster.password,
+                                                      admin_url=handle.url))
+
+    with _holding(data_dir, command, start, opened, say) as server:
+        yield server
+
+
+HA_DIR = "ha"
+
+
+@contextlib.contextmanager
+def open_ha(data_dir: Path, command: str, *, replicas: int = 1,
+            appendfsync: AppendFsync | None = None, say: Say | None = None) -> Iterator[Server]:
+    """An embedded primary with `replicas` replicas under three Sentinels for one command
+    (`hexlog up --ha`), its data in `<data_dir>/ha/` (services/runtime/ha.py), holding the data
+    dir as a single embedded server would; the services' users are made on every node and
+    Sentinel. ValueError when the set kept there has another number of replicas."""
+    from services.runtime.ha import EmbeddedHA
+
+    def start() -> EmbeddedHA:
+        return EmbeddedHA(data_dir / HA_DIR, replicas=replicas,
+                          appendfsync=appendfsync or fsync_policy()).start()
+
+    def opened(ha: EmbeddedHA, handle: Server) -> None:
+        handle.url = ha.url
+        handle.ha = ha.describe()
+        handle.revive = ha.revive
+        users.register(handle.url, users.SentinelUsers("", ha.password, admin_url=handle.url))
+
+    with _holding(data_dir, command, start, opened, say) as server:
+        yield server
+
+
+class _Topology(Protocol):
+    def stop(self) -> None: ...
+
+
+T = TypeVar("T", bound=_Topology)
+
+
+@contextlib.contextmanager
+def _holding(data_dir: Path, command: str, start: Callable[[], T],
+             opened: Callable[[T, Server], None], say: Say | None) -> Iterator[Server]:
+    """Start a set of nodes (`start`) holding `data_dir` as a single embedded server would:
+    its lock, `valkey.url` (the admin's URL, which `opened` sets with the users) and
+    `valkey.owner`; stopped when the block ends, after the commands attached to it."""
     from services.runtime.valkey import (
         LOCKFILE_NAME,
         PIDFILE_NAME,
@@ -169,28 +248,17 @@ def open_cluster(data_dir: Path, command: str, masters: int, *,
             refuse_live_pidfile(data_dir / PIDFILE_NAME)
         except OrphanedServerError as exc:  # a single server left by a killed command
             stop_orphan(exc.pid)
-        cluster = EmbeddedCluster(data_dir / CLUSTER_DIR, masters,
-                                  appendfsync=appendfsync or fsync_policy())
-        kept = cluster.existing_masters()
-        if kept and kept != masters:
-            raise ValueError(f"the cluster kept in {cluster.data_dir} has {kept} masters, not "
-                             f"{masters}: use --cluster {kept}, or another --data-dir")
-        cluster.start()
+        nodes = start()
     except BaseException:
         lock.close()
         raise
     owner_file = data_dir / OWNER_FILE
     url_file = data_dir / URLFILE_NAME
-    admin = ""
     interrupted = False
     handle = Server("", "started", data_dir)
     try:
-        cluster.secure()
-        admin = handle.url = cluster.url
-        ports = ", ".join(str(p) for p in cluster.ports)
-        handle.cluster = f"{masters} masters on 127.0.0.1 ports {ports}"
-        users.register(admin, users.ClusterUsers("", cluster.password, admin_url=admin))
-        write_private(url_file, admin)
+        opened(nodes, handle)
+        write_private(url_file, handle.url)
         write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
         yield handle
     except KeyboardInterrupt:
@@ -204,8 +272,8 @@ def open_cluster(data_dir: Path, command: str, masters: int, *,
         finally:
             owner_file.unlink(missing_ok=True)
             url_file.unlink(missing_ok=True)
-            users.forget(admin)
-            cluster.stop()
+            users.forget(handle.url)
+            nodes.stop()
             if attached is not None:
                 attached.close()
             lock.close()
@@ -316,7 +384,7 @@ def _attach(data_dir: Path) -> _Attachment | None:
         fcntl.flock(lock.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
         url = (data_dir / URLFILE_NAME).read_text(encoding="utf-8").strip()
         parts = urlsplit(url)
-        client = redis.Redis.from_url(plain_url(url), socket_connect_timeout=2)  # one node
+        client = connect_sync(url, socket_connect_timeout=2)  # one node
         try:
             client.ping()
         finally:
@@ -330,9 +398,12 @@ def _attach(data_dir: Path) -> _Attachment | None:
         return None
     server = Server(url, "attached", data_dir, owner=command, owner_pid=pid)
     password = unquote(parts.password or "")
-    users.register(url, users.ClusterUsers("", password, attached=True, admin_url=url)
-                   if is_cluster_url(url) else
-                   users.EmbeddedUsers(parts.path, password, attached=True))
+    made: users.EmbeddedUsers = users.EmbeddedUsers(parts.path, password, attached=True)
+    if is_cluster_url(url):
+        made = users.ClusterUsers("", password, attached=True, admin_url=url)
+    elif is_sentinel_url(url):
+        made = users.SentinelUsers("", password, attached=True, admin_url=url)
+    users.register(url, made)
     return _Attachment(lock, server)
 
 

@@ -24,7 +24,7 @@ from urllib.parse import quote
 import redis
 
 from services.runtime.acl import acl_words, pool_rules, pool_user, rules_for
-from services.store.connect import plain_url, user_url
+from services.store.connect import cluster_nodes, parse_sentinel_url, user_url
 
 
 @dataclass
@@ -88,13 +88,62 @@ class ClusterUsers(EmbeddedUsers):
         return user_url(self.admin_url, user, password)
 
     def _setuser(self, words: list[str]) -> None:
-        from redis.cluster import RedisCluster
+        from redis.cluster import ClusterNode, RedisCluster
 
-        client: Any = RedisCluster.from_url(plain_url(self.admin_url), socket_connect_timeout=2)
+        node: Any = ClusterNode  # untyped in redis-py
+        named = [node(host, port) for host, port in cluster_nodes(self.admin_url)]
+        client: Any = RedisCluster(startup_nodes=named, password=self.admin_password or None,
+                                   socket_connect_timeout=2)
         try:
-            client.execute_command("ACL", "SETUSER", *words, target_nodes=client.get_nodes())
+            nodes = [(n.host, n.port) for n in client.get_nodes()]
         finally:
             client.close()
+        on_each(nodes, self.admin_password, words)
+
+
+@dataclass
+class SentinelUsers(EmbeddedUsers):
+    """The same users on every data node of a set watched by Sentinels (`hexlog up --ha`),
+    and on every Sentinel with the rights to ask where the primary is and nothing more: a
+    service logs in to both with one user and password (its URL names the Sentinels' login
+    too). ACL users are not replicated: each node keeps its own."""
+
+    admin_url: str = ""
+
+    def url_of(self, user: str, password: str) -> str:
+        return user_url(self.admin_url, user, password)
+
+    def _setuser(self, words: list[str]) -> None:
+        from services.runtime.ha import data_nodes
+        from services.runtime.replication_acl import SENTINEL_CLIENT_RULES
+
+        s = parse_sentinel_url(self.admin_url)
+        on_each(data_nodes(s.sentinels, s.service, self.admin_password), self.admin_password,
+                words)
+        if "resetkeys" in words:  # a user made: on a Sentinel, the asking rights only
+            password = next(i for i, w in enumerate(words) if w.startswith(">"))
+            words = [*words[:password + 1], *SENTINEL_CLIENT_RULES.split()]
+        on_each(list(s.sentinels), self.admin_password, words)
+
+
+def on_each(nodes: Sequence[tuple[str, int]], admin_password: str, words: list[str]) -> None:
+    """ACL SETUSER on every node that answers. A node that is down gets the users when it is
+    started again (services/runtime/ha.py `revive` copies them from a live node); if none
+    answers, the error."""
+    failure: Exception | None = None
+    done = 0
+    for host, port in nodes:
+        client: Any = redis.Redis(host=host, port=port, password=admin_password or None,
+                                  socket_connect_timeout=2, socket_timeout=5)
+        try:
+            client.execute_command("ACL", "SETUSER", *words)
+            done += 1
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            failure = exc
+        finally:
+            client.close()
+    if not done and failure is not None:
+        raise failure
 
 
 _SERVERS: dict[str, EmbeddedUsers] = {}  # admin URL -> its users

@@ -7,7 +7,9 @@
 --       7 the winner if these events end the game ('-1': nobody; '': the game goes on), so
 --         meta.status turns "finished" (and the outcomes start to expire) in the same step as
 --         the final event,
---       8 K = number of prompt fields (0: no prompt), 9..8+2K the prompt's field/value pairs,
+--       8 publish: '1' the feed entry, the finish and the prompt now; '0' not yet (the store
+--         waits for a replica first, then publish.lua writes them: services/store/durability.py)
+--       9 K = number of prompt fields (0: no prompt), 10..9+2K the prompt's field/value pairs,
 --       then (if K > 0) deadline member, deadline (ms), the previous prompt's member ('' none),
 --       then the event payloads (one per event, in order)
 -- The prompt for the seat that must act next is written only if the events are: one round
@@ -35,8 +37,8 @@ local top_id = '0-0'
 if #top > 0 then top_id = top[1][1] end
 if top_id ~= (v .. '-0') then return {'corrupt', top_id} end
 
-local k = tonumber(ARGV[8])
-local first = 9 + 2 * k
+local k = tonumber(ARGV[9])
+local first = 10 + 2 * k
 if k > 0 then first = first + 3 end
 local n = #ARGV - first + 1
 for i = 1, n do
@@ -48,18 +50,20 @@ for i = 1, n do
   end
 end
 redis.call('HSET', KEYS[2], 'version', v + n)
-redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', command_id)
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[4])
-if ARGV[7] ~= '' then
-  redis.call('HSET', KEYS[2], 'status', 'finished', 'winner', ARGV[7])
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
-end
-if k > 0 then
-  local fields = {}
-  for i = 1, 2 * k do fields[i] = ARGV[8 + i] end
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 10000, '*', unpack(fields))
-  local member, deadline, previous = ARGV[9 + 2 * k], ARGV[10 + 2 * k], ARGV[11 + 2 * k]
-  if previous ~= '' then redis.call('ZREM', KEYS[6], previous) end
-  redis.call('ZADD', KEYS[6], deadline, member)
+if ARGV[8] == '1' then
+  redis.call('XADD', KEYS[4], '*', 'game', ARGV[3], 'from', v + 1, 'to', v + n, 'cmd', command_id)
+  if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[2], 'status', 'finished', 'winner', ARGV[7])
+    redis.call('EXPIRE', KEYS[3], ARGV[5])
+  end
+  if k > 0 then
+    local fields = {}
+    for i = 1, 2 * k do fields[i] = ARGV[9 + i] end
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 10000, '*', unpack(fields))
+    local member, deadline, previous = ARGV[10 + 2 * k], ARGV[11 + 2 * k], ARGV[12 + 2 * k]
+    if previous ~= '' then redis.call('ZREM', KEYS[6], previous) end
+    redis.call('ZADD', KEYS[6], deadline, member)
+  end
 end
 return {'accepted', tostring(v + n)}

@@ -18,6 +18,7 @@ from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
 from services.store.coalesce import CoalescingRunner
+from services.store.durability import then_wait
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,31 @@ class LuaScript:
         except NoScriptError:
             await redis.script_load(self.source)
             return await redis.evalsha(self.sha, len(keys), *keys, *args)
+
+    async def run_waited(self, redis: Redis | CoalescingRunner, keys: list[str],
+                         args: list[EncodableT], replicas: int, wait_ms: int) -> tuple[Any, int]:
+        """`run`, then WAIT on the same connection (services/store/durability.py): the reply,
+        and how many replicas acknowledged it."""
+        call: tuple[EncodableT, ...] = ("EVALSHA", self.sha, len(keys), *keys, *args)
+        try:
+            if isinstance(redis, CoalescingRunner):
+                return await redis.evalsha_waited(self.sha, len(keys), *keys, *args,
+                                                  replicas=replicas, wait_ms=wait_ms)
+            return _reply(await then_wait(redis, keys[0], [call], replicas, wait_ms), 0)
+        except NoScriptError:
+            # The server forgot it (a restart; a replica promoted, which never loaded it):
+            # loaded down the same connection as the call, so on the same server.
+            client = redis.redis if isinstance(redis, CoalescingRunner) else redis
+            loaded = await then_wait(client, keys[0], [("SCRIPT", "LOAD", self.source), call],
+                                     replicas, wait_ms)
+            return _reply(loaded, 1)
+
+
+def _reply(waited: tuple[list[Any], int], index: int) -> tuple[Any, int]:
+    replies, acks = waited
+    if isinstance(replies[index], Exception):
+        raise replies[index]
+    return replies[index], acks
 
 
 @cache

@@ -9,6 +9,9 @@ event: payloads are bytes the caller encoded (msgspec JSON); it only stores them
 `__data__`, the field FastStream's stream parser reads.
 
 The client must return bytes (`decode_responses=False`): events are bytes, not text.
+
+Under `replica` durability (durability.py) every command's outcome is acknowledged only once a
+replica holds it: written marked, published after a WAIT (replicated.py).
 """
 
 from __future__ import annotations
@@ -24,14 +27,25 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 from redis.typing import EncodableT, FieldT
 
+from services import metrics
 from services.store.coalesce import CoalescingRunner
 from services.store.connect import decodes_responses
+from services.store.durability import Durability
 from services.store.keys import (
     GAMES_INDEX,
     ORGANISER,
     OUTCOMES_TTL_SECONDS,
+    GameKeys,
     game_keys,
     outcome_field,
+)
+from services.store.replicated import (
+    OutcomeLost,
+    Publication,
+    is_pending,
+    pending,
+    published,
+    settle,
 )
 from services.store.results import (
     AppendResult,
@@ -58,14 +72,17 @@ PROMPTS_MAXLEN = 1_000
 class EventStore:
     """Async event store over one `redis.asyncio.Redis` or `RedisCluster` (see keys.py, connect.py)."""
 
-    def __init__(self, redis: Redis, *, coalesce_appends: bool = False) -> None:
+    def __init__(self, redis: Redis, *, coalesce_appends: bool = False,
+                 durability: Durability | None = None) -> None:
         """`coalesce_appends`: appends issued in the same loop turn (a rules service judging
-        many games at once) share one pipeline (coalesce.py)."""
+        many games at once) share one pipeline (coalesce.py). `durability`: when a write is
+        acknowledged (default: $HEXLOG_DURABILITY, else a replica's wherever one exists)."""
         if decodes_responses(redis):
             raise ValueError(
                 "EventStore needs a client with decode_responses=False (events are bytes)"
             )
         self.redis = redis
+        self.durability = durability or Durability()
         self._appends: Redis | CoalescingRunner = (
             CoalescingRunner(redis) if coalesce_appends else redis)
 
@@ -102,19 +119,37 @@ class EventStore:
         if command_id is not None:
             field = outcome_field(ORGANISER, command_id)
             body = msgspec.json.encode({"status": "created", "game": game_id, **(outcome or {})})
-        reply = await script("create_game").run(
-            self.redis,
-            keys,
-            [game_id, created_event, command_id or "", body, field, len(pairs), *pairs, *hidden],
-        )
-        # The index is outside the game's slot, so it is written after the script; doing it on
-        # the other paths too heals a crash between the two.
-        await self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
-        if reply[0] == b"duplicate":
-            return _decode_outcome(reply[1])
-        if reply[0] != b"created":
-            raise GameExistsError(f"game {game_id!r} exists (version {int(reply[1])})")
-        return None if command_id is None else _decode_outcome(body)
+        replicated = bool(field) and await self.durability.replicated(self.redis)
+        if replicated:
+            body = pending(body)
+        while True:
+            args: list[EncodableT] = [game_id, created_event, command_id or "", body, field,
+                                      len(pairs), *pairs, *hidden]
+            acks = 0
+            if replicated:
+                reply, acks = await script("create_game").run_waited(
+                    self.redis, keys, args, self.durability.replicas, self.durability.wait_ms)
+            else:
+                reply = await script("create_game").run(self.redis, keys, args)
+            # The index is outside the game's slot, so it is written after the script; doing
+            # it on the other paths too heals a crash between the two.
+            await self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
+            if reply[0] not in (b"duplicate", b"created"):
+                raise GameExistsError(f"game {game_id!r} exists (version {int(reply[1])})")
+            raw = reply[1] if reply[0] == b"duplicate" else body
+            if replicated and is_pending(raw):
+                try:
+                    # (a WAIT answers for this call's own write only: "created")
+                    await settle(self.redis, self.durability, k, field, raw,
+                                 acks if reply[0] == b"created" else 0,
+                                 Publication(game_id, command_id or ""))
+                except OutcomeLost:
+                    self.durability.lost(field)
+                    continue  # lost with its primary before a replica had it: create it again
+                raw = published(raw)
+            if reply[0] == b"duplicate":
+                return _decode_outcome(raw)
+            return None if command_id is None else _decode_outcome(raw)
 
     async def append(
         self,
@@ -139,6 +174,20 @@ class EventStore:
         `finished_winner`, if given (-1: no winner), marks the game finished in meta in the same
         step as its final event.
         """
+        began = time.perf_counter()
+        try:
+            return await self._append(game_id, expected_version, command_id, events, scope,
+                                      outcome_extra, command, prompt, finished_winner)
+        except ResponseError:
+            metrics.SCRIPT_ERRORS.labels("append").inc()
+            raise
+        finally:
+            metrics.APPEND_SECONDS.observe(time.perf_counter() - began)
+
+    async def _append(self, game_id: str, expected_version: int, command_id: str,
+                      events: Sequence[bytes], scope: str, outcome_extra: bytes | None,
+                      command: bytes, prompt: PromptWrite | None,
+                      finished_winner: int | None) -> AppendResult:
         if not events:
             raise ValueError("append needs at least one event")
         if expected_version < 0:
@@ -146,6 +195,11 @@ class EventStore:
         k = game_keys(game_id)
         first, last = expected_version + 1, expected_version + len(events)
         outcome = _accepted_outcome(game_id, first, last, outcome_extra)
+        field = outcome_field(scope, command_id)
+        if await self.durability.replicated(self.redis):
+            return await self._append_replicated(
+                k, expected_version, field, outcome, command, events,
+                Publication(game_id, command_id, first, last, finished_winner, prompt))
         keys = [k.ev, k.meta, k.outcomes, k.feed]
         extra: list[EncodableT] = [0]
         if prompt is not None:
@@ -155,27 +209,44 @@ class EventStore:
         reply = await script("append").run(
             self._appends,
             keys,
-            [expected_version, outcome_field(scope, command_id), game_id, outcome,
-             OUTCOMES_TTL_SECONDS, command,
-             "" if finished_winner is None else finished_winner, *extra, *events],
+            [expected_version, field, game_id, outcome, OUTCOMES_TTL_SECONDS, command,
+             "" if finished_winner is None else finished_winner, "1", *extra, *events],
         )
-        status, detail = reply[0], reply[1]
-        if status == b"accepted":
-            return AppendResult("accepted", last, first, last, msgspec.json.decode(outcome))
-        if status == b"duplicate":
-            original = _decode_outcome(detail)
-            return AppendResult(
-                "duplicate",
-                version=int(original.get("to", 0)),
-                first=int(original.get("from", 0)),
-                last=int(original.get("to", 0)),
-                outcome=original,
-            )
-        if status == b"conflict":
-            return AppendResult("conflict", version=int(detail))
-        if status == b"missing":
-            return AppendResult("missing")
-        raise CorruptLogError(f"game {game_id!r}: log top is {detail!r}, meta disagrees")
+        return _append_result(game_id, reply, outcome, first, last)
+
+    async def _append_replicated(self, k: GameKeys, expected_version: int, field: str,
+                                 outcome: bytes, command: bytes, events: Sequence[bytes],
+                                 publication: Publication) -> AppendResult:
+        """`append` under replica durability: the batch and its outcome (marked) first, the
+        rest once a replica holds them (replicated.py); written again if its primary is lost
+        before that."""
+        marked = pending(outcome)
+        args: list[EncodableT] = [expected_version, field, k.game_id, marked, OUTCOMES_TTL_SECONDS,
+                                  command, "", "0", 0, *events]
+        while True:
+            reply, acks = await script("append").run_waited(
+                self._appends, [k.ev, k.meta, k.outcomes, k.feed], args,
+                self.durability.replicas, self.durability.wait_ms)
+            status, raw = reply[0], reply[1]
+            if status == b"accepted":
+                raw = marked
+            elif status != b"duplicate" or not is_pending(raw):
+                return _append_result(k.game_id, reply, outcome, publication.first,
+                                      publication.last)
+            stored = Publication.of(k.game_id, publication.command_id, raw)
+            if stored.first == publication.first:  # this batch: its end and next prompt too
+                stored = publication
+            try:
+                # A WAIT answers for this call's own write only: a duplicate (another writer's,
+                # or ours met again after a cut connection) is confirmed afresh.
+                await settle(self.redis, self.durability, k, field, raw,
+                             acks if status == b"accepted" else 0, stored)
+            except OutcomeLost:
+                self.durability.lost(field)
+                continue
+            detail = published(raw) if status == b"duplicate" else reply[1]
+            return _append_result(k.game_id, [status, detail], outcome, publication.first,
+                                  publication.last)
 
     async def record_outcome(
         self, command_id: str, game_id: str, outcome: Mapping[str, Any], *, scope: str
@@ -186,17 +257,51 @@ class EventStore:
         request for a game that does not exist (a refused create) expires with the others'."""
         if outcome.get("status") == "accepted":
             raise ValueError("accepted outcomes are written by append, atomically with the events")
+        k = game_keys(game_id)
+        field = outcome_field(scope, command_id)
         body = msgspec.json.encode({"game": game_id, **outcome})
-        reply = await script("record_outcome").run(
-            self.redis, [game_keys(game_id).outcomes, game_keys(game_id).meta],
-            [outcome_field(scope, command_id), body, OUTCOMES_TTL_SECONDS])
-        return _decode_outcome(reply)
+        if not await self.durability.replicated(self.redis):
+            return _decode_outcome(await script("record_outcome").run(
+                self.redis, [k.outcomes, k.meta], [field, body, OUTCOMES_TTL_SECONDS]))
+        marked = pending(body)
+        while True:
+            raw, _ = await script("record_outcome").run_waited(
+                self.redis, [k.outcomes, k.meta], [field, marked, OUTCOMES_TTL_SECONDS],
+                self.durability.replicas, self.durability.wait_ms)
+            if not is_pending(raw):
+                return _decode_outcome(raw)
+            try:
+                # The reply is the same whether this call wrote it or a cut call before it did
+                # (sent again): its WAIT cannot answer for it, a confirmation does.
+                await settle(self.redis, self.durability, k, field, raw, 0,
+                             Publication.of(game_id, command_id, raw))
+            except OutcomeLost:
+                self.durability.lost(field)
+                continue
+            return _decode_outcome(published(raw))
 
     async def get_outcome(
-        self, command_id: str, game_id: str, *, scope: str
+        self, command_id: str, game_id: str, *, scope: str, settle: bool = False
     ) -> dict[str, Any] | None:
-        raw = await self.redis.hget(game_keys(game_id).outcomes, outcome_field(scope, command_id))
-        return None if raw is None else _decode_outcome(raw)
+        """The command's outcome once it is acknowledged; None before. An outcome still
+        waiting for a replica (replicated.py) is not one yet: None, unless `settle` (a writer,
+        the rules service, meeting a command again), which waits for the replica and
+        publishes it first."""
+        k = game_keys(game_id)
+        field = outcome_field(scope, command_id)
+        raw = cast("bytes | None", await self.redis.hget(k.outcomes, field))
+        if raw is None:
+            return None
+        if is_pending(raw):
+            if not settle:
+                return None
+            try:
+                await _settle(self.redis, self.durability, k, field, raw, 0,
+                              Publication.of(game_id, command_id, raw))
+            except OutcomeLost:
+                return None
+            raw = published(raw)
+        return _decode_outcome(raw)
 
     async def append_ruling(self, game_id: str, fields: Mapping[str, FieldValue]) -> str:
         """Record a rejection in the game's rulings stream; returns the entry id."""
@@ -345,6 +450,31 @@ class EventStore:
         for _, payload in tail:
             state = apply(state, payload)
         return Loaded(state=state, version=version, snapshot_version=start)
+
+
+_settle = settle  # `get_outcome` has a parameter of that name
+
+
+def _append_result(game_id: str, reply: Any, outcome: bytes, first: int,
+                   last: int) -> AppendResult:
+    """append.lua's reply as an AppendResult (`outcome`: the one an accepted batch stored)."""
+    status, detail = reply[0], reply[1]
+    if status == b"accepted":
+        return AppendResult("accepted", last, first, last, msgspec.json.decode(outcome))
+    if status == b"duplicate":
+        original = _decode_outcome(detail)
+        return AppendResult(
+            "duplicate",
+            version=int(original.get("to", 0)),
+            first=int(original.get("from", 0)),
+            last=int(original.get("to", 0)),
+            outcome=original,
+        )
+    if status == b"conflict":
+        return AppendResult("conflict", version=int(detail))
+    if status == b"missing":
+        return AppendResult("missing")
+    raise CorruptLogError(f"game {game_id!r}: log top is {detail!r}, meta disagrees")
 
 
 def _accepted_outcome(game_id: str, first: int, last: int, extra: bytes | None) -> bytes:
