@@ -12,9 +12,64 @@ Histogram buckets sit around what was measured: a command is judged in 1–20 ms
 
 from __future__ import annotations
 
+import os
 import threading
+from typing import Any, Protocol, cast
 
-from prometheus_client import Counter, Gauge, Histogram, start_http_server
+import prometheus_client
+from prometheus_client import start_http_server
+
+# HEXLOG_METRICS=0: count nothing (what `hexlog bench e2e --metrics-cost` compares against).
+ENABLED = os.environ.get("HEXLOG_METRICS", "1") != "0"
+
+
+class Metric(Protocol):
+    """What the services call on a metric (prometheus_client's, or one that counts nothing)."""
+
+    def labels(self, *values: str) -> Metric: ...
+
+    def inc(self, amount: float = 1) -> None: ...
+
+    def set(self, value: float) -> None: ...
+
+    def observe(self, value: float) -> None: ...
+
+
+class _Nothing:
+    """A metric that counts nothing: every call answers itself or nothing."""
+
+    def labels(self, *values: str) -> _Nothing:
+        return self
+
+    def inc(self, amount: float = 1) -> None:
+        pass
+
+    def set(self, value: float) -> None:
+        pass
+
+    def observe(self, value: float) -> None:
+        pass
+
+
+def _metric(kind: Any, name: str, doc: str, labels: list[str] | None = None,
+            **options: Any) -> Metric:
+    if not ENABLED:
+        return _Nothing()
+    # (prometheus_client's classes have these methods, each only where it makes sense)
+    return cast(Metric, kind(name, doc, labels or [], **options))
+
+
+def Counter(name: str, doc: str, labels: list[str] | None = None) -> Metric:  # noqa: N802
+    return _metric(prometheus_client.Counter, name, doc, labels)
+
+
+def Gauge(name: str, doc: str, labels: list[str] | None = None) -> Metric:  # noqa: N802
+    return _metric(prometheus_client.Gauge, name, doc, labels)
+
+
+def Histogram(name: str, doc: str, labels: list[str] | None = None, *,  # noqa: N802
+              buckets: tuple[float, ...]) -> Metric:
+    return _metric(prometheus_client.Histogram, name, doc, labels, buckets=buckets)
 
 JUDGE_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0, 5.0)
 DECISION_BUCKETS = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)

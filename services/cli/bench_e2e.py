@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -45,19 +46,53 @@ from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
 
 
 def run(args: argparse.Namespace) -> int:
-    made: list[str] = []
-    with bench_server(args) as url:
-        procs = [processes.spawn(processes.hexlog_command("serve", "rules"), role_url(url, "rules"))
-                 for _ in range(args.rules_workers)]
-        procs.append(processes.spawn(processes.hexlog_command("serve", "bots", "--bots", "random"),
-                                     pools_url(url, ["random"])))
-        try:
-            result = interrupt.run(bench(url, args, made))
-        finally:
-            processes.stop(procs)
-            if made:
-                asyncio.run(forget_games(url, made))
+    if args.metrics_cost:
+        return metrics_cost(args)
+    result = measure(args)
     print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
+def measure(args: argparse.Namespace, metrics_on: bool = True) -> dict[str, Any]:
+    """One run: the services started with metrics counted (the default) or not
+    (HEXLOG_METRICS=0 in their environment)."""
+    made: list[str] = []
+    before = os.environ.get("HEXLOG_METRICS")
+    os.environ["HEXLOG_METRICS"] = "1" if metrics_on else "0"  # the children inherit it
+    try:
+        with bench_server(args) as url:
+            procs = [processes.spawn(processes.hexlog_command("serve", "rules"),
+                                     role_url(url, "rules")) for _ in range(args.rules_workers)]
+            procs.append(processes.spawn(processes.hexlog_command(
+                "serve", "bots", "--bots", "random"), pools_url(url, ["random"])))
+            try:
+                return interrupt.run(bench(url, args, made))
+            finally:
+                processes.stop(procs)
+                if made:
+                    asyncio.run(forget_games(url, made))
+    finally:
+        if before is None:
+            os.environ.pop("HEXLOG_METRICS", None)
+        else:
+            os.environ["HEXLOG_METRICS"] = before
+
+
+def metrics_cost(args: argparse.Namespace) -> int:
+    """What counting metrics costs: rounds of the same run with and without, alternated (a
+    machine's drift falls on both), each side's median commands/s and the difference."""
+    rates: dict[bool, list[float]] = {True: [], False: []}
+    for i in range(args.metrics_cost):
+        for metrics_on in (True, False) if i % 2 == 0 else (False, True):
+            say(f"round {i + 1} of {args.metrics_cost}, metrics {'on' if metrics_on else 'off'}")
+            rates[metrics_on].append(measure(args, metrics_on)["commands_per_s"])
+    on, off = statistics.median(rates[True]), statistics.median(rates[False])
+    result = {"rounds": args.metrics_cost, "commands_per_s_with_metrics": rates[True],
+              "commands_per_s_without": rates[False], "median_with": on, "median_without": off,
+              "cost": (off - on) / off if off else 0.0}
+    print(json.dumps(result) if args.json else
+          f"metrics cost: {on:.0f} commands/s with, {off:.0f} without (medians of "
+          f"{args.metrics_cost} rounds each, alternated): {result['cost'] * 100:+.1f}%")
     return 0
 
 

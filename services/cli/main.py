@@ -137,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=at_least(1, MAX_CONCURRENCY), default=32,
                    help=f"e2e, failover: games at once (default 32, at most "
                         f"{MAX_CONCURRENCY:,})")
+    p.add_argument("--metrics-cost", type=at_least(0), default=0, metavar="ROUNDS",
+                   help="e2e: measure what counting metrics costs: ROUNDS runs with and as "
+                        "many without (HEXLOG_METRICS=0), alternated; the medians' difference")
     p.add_argument("--rules-workers", "--replicas", type=at_least(1), default=1,
                    help="e2e: rules service processes (replicas sharing the partitions; "
                         "default 1)")
