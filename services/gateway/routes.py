@@ -229,28 +229,30 @@ async def sse_stream(request: Request[Any, Any, Any], table_id: str, after: int 
     return ServerSentEvent(body())
 
 
+async def _picture(request: Request[Any, Any, Any], table_id: str, kind: str,
+                   media_type: str) -> Response[bytes]:
+    """The table's board or replay page, as a spectator sees it (counted as a read)."""
+    gw = gateway_of(request)
+    gw.limit("reads", gw.client_of(request))
+    return Response(await gw.picture(table_id, kind), media_type=media_type)
+
+
 @get("/v1/tables/{table_id:str}/board.png", summary="The board (spectator)",
      media_type="image/png", responses=responses(404, 409, 429))
 async def board_png(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
-    gw = gateway_of(request)
-    gw.limit("reads", gw.client_of(request))
-    return Response(await gw.picture(table_id, "png"), media_type="image/png")
+    return await _picture(request, table_id, "png", "image/png")
 
 
 @get("/v1/tables/{table_id:str}/board.svg", summary="The board (spectator)",
      media_type="image/svg+xml", responses=responses(404, 409, 429))
 async def board_svg(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
-    gw = gateway_of(request)
-    gw.limit("reads", gw.client_of(request))
-    return Response(await gw.picture(table_id, "svg"), media_type="image/svg+xml")
+    return await _picture(request, table_id, "svg", "image/svg+xml")
 
 
 @get("/v1/tables/{table_id:str}/replay.html", summary="The replay page (spectator)",
      media_type="text/html", responses=responses(404, 409, 429))
 async def replay_html(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
-    gw = gateway_of(request)
-    gw.limit("reads", gw.client_of(request))
-    return Response(await gw.picture(table_id, "html"), media_type="text/html")
+    return await _picture(request, table_id, "html", "text/html")
 
 
 @get("/health", summary="The process answers")
