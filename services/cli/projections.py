@@ -14,10 +14,12 @@ if TYPE_CHECKING:
 
 def shipped() -> Projections:
     """The projections hexlog's projector runs beyond game summaries: a tournament's results
-    and standings. Named here, above both packages (the projector knows no tournament)."""
+    and standings, the bot ladder's ratings. Named here, above the packages (the projector
+    knows no tournament and no ladder)."""
+    from services.ladder.projection import LadderRatings
     from services.tournament.projection import Standings
 
-    return {"tournament": Standings}
+    return {"tournament": Standings, "ladder": LadderRatings}
 
 
 def serve(url: str, name: str | None) -> None:

@@ -20,6 +20,7 @@ from types import FrameType
 from typing import Any, cast
 
 from services.cli.errors import UsageError
+from services.cli.ladder import add_ladder_options
 from services.cli.options import (
     add_durability_option,
     add_server_options,
@@ -73,6 +74,9 @@ def cmd_up(args: argparse.Namespace) -> int:
             args.gateway_port = free_port(8080)
     if args.gateway_port:
         need_extra("gateway")
+    if args.ladder and not args.gateway_port:
+        raise UsageError("--ladder needs --gateway-port: bots join the ladder over the "
+                         "gateway's HTTP (docs/ladder.md)")
     if args.matrix:
         need_extra("matrix")
         if not local:
@@ -115,6 +119,10 @@ def cmd_up(args: argparse.Namespace) -> int:
             services.append(processes.Supervised("gateway", processes.hexlog_command(
                 "serve", "gateway", "--host", args.host, "--port", str(args.gateway_port),
                 *limits), role_url(url, "gateway")))
+        if args.ladder:  # the bot ladder's matchmaker (docs/ladder.md)
+            from services.cli.ladder import supervised
+
+            services.append(supervised(url, args))
         if args.matrix:
             gateway = args.gateway or f"http://127.0.0.1:{args.gateway_port or 8080}"
             services.append(processes.Supervised("matrix", processes.hexlog_command(
@@ -144,7 +152,8 @@ def cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
-METRICS_OFFSETS = {"rules": 0, "projections": 1, "bots": 2, "gateway": 3, "matrix": 4}
+METRICS_OFFSETS = {"rules": 0, "projections": 1, "bots": 2, "gateway": 3, "matrix": 4,
+                   "ladder": 5}
 
 
 def with_metrics(services: list[Any], port: int, host: str, data_dir: Path) -> str:
@@ -286,6 +295,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from services.cli.projections import serve as run_projections
 
             run_projections(url, args.name)
+        elif args.service == "ladder":
+            from services.cli.ladder import serve as run_ladder
+
+            run_ladder(url, args)
         elif args.service == "gateway":
             from services.gateway.app import run as run_gateway
             from services.gateway.limits import limits_from
@@ -413,10 +426,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="run one service in the foreground",
                        description="Run one service in the foreground, on $REDIS_URL or on the "
                                    "embedded Valkey of the data dir (started, or attached to).")
-    p.add_argument("service", choices=["rules", "bots", "projections", "gateway", "matrix"],
+    p.add_argument("service", choices=["rules", "bots", "projections", "gateway", "matrix",
+                                       "ladder"],
                    help="rules: commands in, events out; bots: a bot worker; projections: "
                         "game summaries and tournament standings; gateway: the HTTP lobby "
-                        "and game streams; matrix: the Matrix chat adapter (a gateway client)")
+                        "and game streams; matrix: the Matrix chat adapter (a gateway client); "
+                        "ladder: the bot ladder's matchmaker (docs/ladder.md)")
     add_metrics_options(p)
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
@@ -429,6 +444,7 @@ def register(sub: Any) -> None:
                         "from the host name and process id); a replica's pod name, so that "
                         "`hexlog health SERVICE --name NAME` can probe it")
     add_gateway_options(p)
+    add_ladder_options(p)
     add_durability_option(p)
     add_server_options(p)
     p.set_defaults(func=cmd_serve)
@@ -483,6 +499,10 @@ def register(sub: Any) -> None:
                    help="also run the Matrix adapter (--homeserver, --matrix-user, "
                         "$MATRIX_TOKEN; it plays through the gateway of --gateway-port)")
     add_gateway_options(p, up=True)
+    p.add_argument("--ladder", action="store_true",
+                   help="also run the bot ladder's matchmaker: bots join over the gateway of "
+                        "--gateway-port and play rated games (docs/ladder.md)")
+    add_ladder_options(p, up=True)
     add_metrics_options(p, up=True)
     add_server_options(p)
     p.set_defaults(func=cmd_up)

@@ -18,6 +18,8 @@ from litestar.openapi import OpenAPIConfig
 
 from services import metrics
 from services.gateway.errors import HANDLERS, bounded_nesting
+from services.gateway.ladder_desk import LadderDesk
+from services.gateway.ladder_routes import LADDER_ROUTES
 from services.gateway.limits import MAX_BODY_BYTES, GatewayLimits
 from services.gateway.listening import listening_line
 from services.gateway.routes import ROUTES
@@ -43,15 +45,18 @@ def build_app(redis_url: str, limits: GatewayLimits | None = None) -> Litestar:
     async def startup(app: Litestar) -> None:
         redis = connect(redis_url, max_connections=4096)  # a server or a cluster URL
         app.state.gateway = Gateway(redis, limits or GatewayLimits())
+        app.state.ladder = LadderDesk(app.state.gateway)  # the bot ladder (docs/ladder.md)
+        app.state.ladder.start()
         app.state.started = time.time()
 
     async def shutdown(app: Litestar) -> None:
         gw: Gateway = app.state.gateway
+        await app.state.ladder.stop()
         await gw.watches.close()
         await gw.redis.aclose()
 
     return Litestar(
-        route_handlers=ROUTES,
+        route_handlers=[*ROUTES, *LADDER_ROUTES],
         on_startup=[startup],
         on_shutdown=[shutdown],
         before_request=bounded_nesting,

@@ -15,7 +15,8 @@ may add stream entries to.
 | rules | everything under `hexlog:`, scripts | administration (ACL, CONFIG, FLUSHALL, …), Pub/Sub (no channel) |
 | organiser | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds`; read logs, meta, rulings, outcomes (credentials come sealed for the requester), standings; its tournament keys `hexlog:t:*` | read a game's secrets (seed, credentials) or another requester's sealed credentials; delete, set or expire any command stream; touch prompts or the gateway's keys; write logs |
 | projections | read logs, meta, the game index; consume the feeds with their own group; write `hexlog:proj:*` | secrets, outcomes, prompts, commands; write a log or meta; move or destroy a group (XGROUP SETID/DESTROY) |
-| gateway | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds:gateway`; read logs, meta, rulings, outcomes, deadlines, pools; its lobby keys `hexlog:gw:*` | read a game's secrets or another requester's sealed credentials, prompts (turn keys), any command stream; delete, set or expire a command stream; write logs, meta or tournament keys; scripts |
+| gateway | add requests (create, forfeit, signed moves) to its own streams `hexlog:{p}:cmds:gateway`; read logs, meta, rulings, outcomes, deadlines, pools, the ladder's ratings; its lobby keys `hexlog:gw:*` (a ladder game's credentials too); the ladder's keys `hexlog:ladder:*` (registrations, readiness, the pods it makes games of) | read a game's secrets or another requester's sealed credentials, prompts (turn keys), any command stream; delete, set or expire a command stream; write logs, meta or tournament keys; scripts |
+| ladder | the matchmaker (`hexlog serve ladder`): its own keys `hexlog:ladder:*` (pods, absence, settings); read the feeds, games' meta and the ladder's ratings; trim its seats' unread prompt streams `hexlog:{p}:prompts:human:ladder`; declare that controller (`hexlog:pool:human:ladder`) | any command stream (it creates no game: the gateway does), outcomes, secrets, logs, other prompts (turn keys), the gateway's keys (where a ladder game's credentials are) |
 | bot pool `X` | add commands to its own streams `hexlog:{p}:cmds:bot:X`, read/ack/claim its own prompts, read why its answers were refused (`hexlog:{p}:refused:bot:X`), register itself, keep its heartbeat | anything else: other pools' prompts and commands, logs, meta, secrets, outcomes |
 """
 
@@ -25,7 +26,7 @@ from collections.abc import Iterable
 
 from services.store.keys import GATEWAY, PREFIX, commands_key
 
-ROLES = ("rules", "organiser", "projections", "gateway")
+ROLES = ("rules", "organiser", "projections", "gateway", "ladder")
 # What any client needs to connect; the last three let a Redis Cluster client learn the slot
 # map and the commands' key positions (harmless on a single server).
 CONNECTION = ("+ping +hello +client|setname +client|id +client|info +info "
@@ -56,7 +57,18 @@ def rules_for(role: str) -> str:
         return (f"{reads(GATEWAY_READS)} +@read -@dangerous {CONNECTION} "
                 f"({own_commands(GATEWAY)}) "
                 f"(~{p}:gw:* +@read -@dangerous +set +del +zadd +zrem +zremrangebyscore +expire +watch "
-                "+unwatch +multi +exec +discard)")
+                "+unwatch +multi +exec +discard) "
+                f"(~{p}:ladder:* +@read -@dangerous +set +del +zadd +zrem +zremrangebyscore "
+                "+zremrangebyrank +expire +hdel +xadd +xreadgroup +xack +xautoclaim "
+                "+xgroup|create +watch +unwatch +multi +exec +discard)")
+    if role == "ladder":
+        return (f"{reads(LADDER_READS)} +@read -@dangerous {CONNECTION} "
+                f"(~{p}:ladder:* +@read -@dangerous +set +del +pexpire +zadd +zrem "
+                "+zremrangebyscore +zremrangebyrank +expire +hset +hdel +hincrby +xadd +watch "
+                "+unwatch +multi +exec +discard) "
+                f"(~{p}:pool:human:ladder +hset) "
+                f"(~{p}:{{*}}:prompts:human:ladder +xtrim) "
+                f"(~{p}:svc:ladder:* ~{p}:alive:ladder +set +get +del)")
     raise ValueError(f"unknown role {role!r} (roles: {', '.join(ROLES)}, or a bot pool)")
 
 
@@ -66,7 +78,10 @@ def rules_for(role: str) -> str:
 ORGANISER_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
                    "{*}:g:*:refused", "{*}:feed", "pool:*", "alive:*", "svc:*", "proj:*", "stats:*")
 GATEWAY_READS = ("games", "{*}:g:*:ev", "{*}:g:*:meta", "{*}:g:*:rulings", "{*}:g:*:outcomes",
-                 "{*}:g:*:refused", "{*}:deadlines", "pool:*", "alive:*")
+                 "{*}:g:*:refused", "{*}:deadlines", "pool:*", "alive:*", "proj:ladder:*")
+# The matchmaker reads which games finished (meta), who missed a deadline (the feeds: the
+# command ids of the batches), the ratings it matches by, and who is alive.
+LADDER_READS = ("{*}:feed", "{*}:g:*:meta", "proj:ladder:*", "alive:*")
 
 
 def reads(patterns: Iterable[str]) -> str:

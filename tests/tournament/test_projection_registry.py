@@ -28,9 +28,9 @@ print(sorted(Projector(Redis(), shipped()).projections))
 """
 
 
-def test_the_projector_of_hexlogs_services_keeps_the_tournament_standings() -> None:
+def test_the_projector_of_hexlogs_services_keeps_the_standings_and_the_ladder() -> None:
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['tournament']"
+    assert out.stdout.strip() == "['ladder', 'tournament']"
 
 
 def test_a_projector_cannot_be_made_without_saying_which_projections_it_keeps() -> None:
