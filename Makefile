@@ -66,7 +66,7 @@ test-compiled-slow: $(STAMP)
 # no server or start their own, then the tests about the single embedded server itself that
 # the cluster pass deselects.
 COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/benchmarks \
-	tests/failover
+	tests/failover tests/ladder
 test-compiled-rest: $(STAMP)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_REST)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest -m single_server tests/store tests/service \
