@@ -10,6 +10,7 @@ come from another loopback address."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import queue
@@ -60,12 +61,12 @@ class Ladder:
     # -- HTTP -------------------------------------------------------------------------------
 
     def call(self, method: str, path: str, body: Any = None, token: str = "",
-             source: str = "", **params: Any) -> httpx.Response:
+             source: str = "", params: dict[str, Any] | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         transport = httpx.HTTPTransport(local_address=source) if source else None
         with httpx.Client(transport=transport, timeout=60) as client:
             return client.request(method, self.base + path, json=body, headers=headers,
-                                  params=params or None)
+                                  params=params)
 
     def register(self, name: str, owner: str, rulesets: list[str] | None = None
                  ) -> tuple[str, str]:
@@ -183,7 +184,7 @@ class Hand:
         self.id, self.token = ladder.register(name, owner)
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
         self.reader: threading.Thread | None = None
-        self.client: httpx.Client | None = None
+        self.conn: http.client.HTTPConnection | None = None
         self.ended = threading.Event()
 
     def ready(self) -> httpx.Response:
@@ -193,33 +194,36 @@ class Hand:
         """Open the stream (its lines queue up in `lines`)."""
         self.close()
         self.ended = threading.Event()
-        client = self.client = httpx.Client(timeout=httpx.Timeout(60, read=60))
-        opened = threading.Event()
-        status: list[int] = []
+        conn = self.conn = http.client.HTTPConnection("127.0.0.1", self.ladder.port, timeout=60)
+        conn.request("GET", f"/v1/ladder/bots/{self.id}/stream",
+                     headers={"Authorization": f"Bearer {self.token}"})
+        resp = conn.getresponse()
+        assert resp.status == 200, resp.read()
 
         def read() -> None:
             try:
-                with client.stream("GET", f"{self.ladder.base}/v1/ladder/bots/{self.id}/stream",
-                                   headers={"Authorization": f"Bearer {self.token}"}) as r:
-                    status.append(r.status_code)
-                    opened.set()
-                    for raw in r.iter_lines():
-                        if raw.strip():
-                            self.lines.put(json.loads(raw))
-            except (httpx.HTTPError, RuntimeError, ValueError):
+                while True:
+                    raw = resp.readline()
+                    if not raw:
+                        return
+                    if raw.strip():
+                        self.lines.put(json.loads(raw))
+            except (OSError, ValueError, http.client.HTTPException):
                 pass
             finally:
-                opened.set()
                 self.ended.set()
 
         self.reader = threading.Thread(target=read, daemon=True)
         self.reader.start()
-        assert opened.wait(60) and status == [200], status
 
     def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-            self.client = None
+        """Drop the stream, as a bot that loses its connection does."""
+        if self.conn is not None:
+            with contextlib.suppress(OSError):
+                if self.conn.sock is not None:
+                    self.conn.sock.shutdown(socket.SHUT_RDWR)
+            self.conn.close()
+            self.conn = None
         if self.reader is not None:
             self.reader.join(10)
             self.reader = None
