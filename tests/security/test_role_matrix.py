@@ -66,6 +66,16 @@ KEYS = {
     "projection": "hexlog:proj:game:x",
     "projections heartbeat": "hexlog:alive:projections",
     "bot-random heartbeat": "hexlog:alive:bots:random",
+    # The bot ladder's (docs/ladder.md): its records, pods and settings; a ladder game's
+    # credentials and a duplicate set's seed (the gateway's alone); the ratings; the prompt
+    # streams of its seats (nobody reads them), its controller, its matchmaker's heartbeat.
+    "ladder keys": "hexlog:ladder:bot:b-0123456789ab",
+    "ladder game credentials": "hexlog:gw:ladder:lad-0123456789ab:secret",
+    "ladder ratings": "hexlog:proj:ladder:boards",
+    "ladder seats' prompts": f"{P}:prompts:human:ladder",
+    "ladder pool registration": "hexlog:pool:human:ladder",
+    "ladder heartbeat": "hexlog:alive:ladder",
+    "ladder instance": "hexlog:svc:ladder:l1",
 }
 STREAMS = {name for name, key in KEYS.items() if any(
     part in key for part in (":cmds", ":feed", ":ev", ":rulings", ":prompts", "}:refused"))}
@@ -134,7 +144,7 @@ SCRIPTS: dict[str, Callable[[redis.Redis], Any]] = {
         "FUNCTION", "LOAD", "#!lua name=spy\nredis.register_function('spy', function() return 1 end)"),
 }
 
-ROLES = ("organiser", "gateway", "projections", "bot-random", "rules")
+ROLES = ("organiser", "gateway", "projections", "ladder", "bot-random", "rules")
 
 READ_ALL = set(READS)
 XADD_ANY = {"XADD", "XADD MAXLEN 0", "XADD maximum id"}
@@ -148,7 +158,9 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
             "log", "meta", "rulings", "outcomes", "refusal counts", "feed", "game index",
             "pool registration",
             "rules heartbeat", "rules instance", "latency samples", "projection",
-            "projections heartbeat", "bot-random heartbeat", "tournament keys")),
+            "projections heartbeat", "bot-random heartbeat", "tournament keys",
+            "ladder ratings", "ladder pool registration", "ladder heartbeat",
+            "ladder instance")),
         *((op, "tournament keys") for op in ("DEL", "SET", "HSET", "RPUSH")),
     },
     "gateway": {
@@ -156,16 +168,34 @@ ALLOWED: dict[str, set[tuple[str, str]]] = {
         *((op, k) for op in READ_ALL for k in (
             "log", "meta", "rulings", "outcomes", "refusal counts", "deadlines", "game index",
             "pool registration", "rules heartbeat", "projections heartbeat",
-            "bot-random heartbeat", "lobby keys")),
-        *((op, "lobby keys") for op in ("DEL", "SET", "ZADD", "EXPIRE")),
+            "bot-random heartbeat", "lobby keys", "ladder game credentials", "ladder keys",
+            "ladder ratings", "ladder pool registration", "ladder heartbeat")),
+        *((op, k) for op in ("DEL", "SET", "ZADD", "EXPIRE")
+          for k in ("lobby keys", "ladder game credentials")),
+        # The ladder's records, readiness and pods (it makes the pods games: their group).
+        *((op, "ladder keys") for op in ("DEL", "SET", "ZADD", "EXPIRE", *XADD_ANY,
+                                         "XGROUP CREATE", "XREADGROUP", "XACK",
+                                         "XAUTOCLAIM")),
     },
     "projections": {
         *((op, k) for op in READ_ALL for k in ("log", "meta", "refusal counts", "game index",
                                                "projection")),
         *((op, "feed") for op in ("XRANGE", "XREAD", "XREADGROUP", "XACK", "XAUTOCLAIM",
                                   "XGROUP CREATE")),
-        *((op, "projection") for op in ("DEL", "UNLINK", "SET", "HSET")),
+        *((op, k) for op in READ_ALL for k in ("ladder ratings",)),
+        *((op, k) for op in ("DEL", "UNLINK", "SET", "HSET")
+          for k in ("projection", "ladder ratings")),
         *((op, "projections heartbeat") for op in ("SET", "GET", "DEL")),
+    },
+    "ladder": {  # the matchmaker: no game credential, no command stream, no log
+        *((op, k) for op in READ_ALL for k in (
+            "feed", "meta", "ladder keys", "ladder ratings", "rules heartbeat",
+            "projections heartbeat", "bot-random heartbeat", "ladder heartbeat")),
+        *((op, "ladder keys") for op in ("DEL", "SET", "EXPIRE", "HSET", "ZADD", *XADD_ANY)),
+        ("XTRIM", "ladder seats' prompts"),
+        ("HSET", "ladder pool registration"),
+        *((op, k) for op in ("SET", "GET", "DEL") for k in ("ladder heartbeat",
+                                                            "ladder instance")),
     },
     "bot-random": {
         *((op, "bot-random's commands") for op in OWN_COMMANDS),
@@ -240,7 +270,7 @@ def build_world(admin: redis.Redis) -> None:
             admin.xgroup_create(key, "rules", id="0")
             admin.xreadgroup("rules", "r1", {key: ">"})
         elif name in ("meta", "secret", "outcomes", "snapshot", "pool registration",
-                      "refusal counts"):
+                      "refusal counts", "ladder pool registration"):
             admin.hset(key, mapping={"org:create": '{"sealed": "x"}', "seed": "5eed"})
         elif name in ("deadlines", "game index", "latency samples"):
             admin.zadd(key, {"x|1|0": 1})
