@@ -29,7 +29,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from events.requests import CreateGame
-from services.cli import interrupt
+from services.cli import bench_cost, interrupt
 from services.cli.errors import CliError, UsageError
 from services.cli.options import data_dir, modules_from
 from services.cli.progress import CountProgress
@@ -37,6 +37,7 @@ from services.cli.server import redis_problem, say
 from services.client import Client, new_id
 from services.projections.projector import BENCH_STATUS, game_key
 from services.protocol import latency_key
+from services.rules.lifecycle import MAX_DEADLINE_MS
 from services.runtime import processes
 from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url
@@ -48,9 +49,104 @@ from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
 def run(args: argparse.Namespace) -> int:
     if args.metrics_cost:
         return metrics_cost(args)
+    levels = getattr(args, "concurrency_levels", None) or [args.concurrency]
+    if len(levels) > 1 or getattr(args, "plot", None):
+        return curve(args, levels)
     result = measure(args)
     print(json.dumps(result) if args.json else format_result(result))
     return 0
+
+
+def curve(args: argparse.Namespace, levels: list[int]) -> int:
+    """One run per level of `--concurrency` (each on a server of its own, at least as many
+    games as games at once, started together and topped up as they end), a table of them, and
+    with `--plot FILE` a picture."""
+    if args.plot:
+        plot_module()  # refused before anything runs
+    points: list[dict[str, Any]] = []
+    for c in levels:
+        say(f"bench e2e: curve point {len(points) + 1} of {len(levels)}: {c} games at once")
+        point = argparse.Namespace(**{**vars(args), "concurrency": c,
+                                      "games": max(args.games, c)})
+        points.append(measure(point))
+    print(json.dumps({"curve": points}) if args.json else format_curve(points))
+    if args.plot:
+        draw(points, args.plot)
+        say(f"bench e2e: the curve drawn in {args.plot}")
+    return 0
+
+
+CURVE_COLUMNS = (
+    ("games at once", "concurrency", "{:.0f}"),
+    ("games", "games", "{:.0f}"),
+    ("commands/s", "commands_per_s", "{:.0f}"),
+    ("p50 ms", "latency_p50_ms", "{:.1f}"),
+    ("p99 ms", "latency_p99_ms", "{:.1f}"),
+    ("rules CPU", "cpu_rules", "{:.3f}"),
+    ("bots CPU", "cpu_bots", "{:.3f}"),
+    ("valkey CPU", "cpu_valkey", "{:.3f}"),
+    ("proj. CPU", "cpu_projections", "{:.3f}"),
+    ("rules MB", "rss_rules", "{:.0f}"),
+    ("valkey MB", "rss_valkey", "{:.0f}"),
+    ("KB/live game", "valkey_kb_per_live_game", "{:.1f}"),
+    ("KB/finished", "valkey_kb_per_finished_game", "{:.1f}"),
+)
+
+
+def curve_row(r: dict[str, Any]) -> dict[str, float]:
+    row = {k: float(v) for k, v in r.items() if isinstance(v, int | float)}
+    for kind, value in r["cpu_s_per_1000_commands"].items():
+        row[f"cpu_{kind}"] = value
+    for kind, value in r["rss_mb"].items():
+        row[f"rss_{kind}"] = value
+    return row
+
+
+def format_curve(points: list[dict[str, Any]]) -> str:
+    """The curve as a table: a row per level; CPU in seconds per 1,000 commands."""
+    rows = [curve_row(r) for r in points]
+    cells = [[fmt.format(row.get(key, 0.0)) for _, key, fmt in CURVE_COLUMNS] for row in rows]
+    widths = [max(len(title), *(len(c[i]) for c in cells))
+              for i, (title, _, _) in enumerate(CURVE_COLUMNS)]
+    line = "  ".join(title.rjust(w) for (title, _, _), w in zip(CURVE_COLUMNS, widths, strict=True))
+    out = ["e2e curve: random bots through Redis; CPU in seconds per 1,000 commands", line]
+    out += ["  ".join(c.rjust(w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
+    return "\n".join(out)
+
+
+def plot_module() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--plot: needs matplotlib (pip install 'hexlog[plot]')") from None
+    return plt
+
+
+def draw(points: list[dict[str, Any]], path: str) -> None:
+    """Rate, p99 and CPU per 1,000 commands against games at once (a log scale)."""
+    plt = plot_module()
+    rows = [curve_row(r) for r in points]
+    xs = [row["concurrency"] for row in rows]
+    fig, (rate, latency, cpu) = plt.subplots(3, 1, figsize=(7, 9), sharex=True)
+    rate.plot(xs, [row["commands_per_s"] for row in rows], marker="o")
+    rate.set_ylabel("commands/s")
+    latency.plot(xs, [row["latency_p50_ms"] for row in rows], marker="o", label="p50")
+    latency.plot(xs, [row["latency_p99_ms"] for row in rows], marker="o", label="p99")
+    latency.set_ylabel("command→event ms")
+    latency.legend()
+    for kind in ("rules", "bots", "valkey", "projections"):
+        cpu.plot(xs, [row.get(f"cpu_{kind}", 0.0) for row in rows], marker="o", label=kind)
+    cpu.set_ylabel("CPU s per 1,000 commands")
+    cpu.set_xlabel("games at once")
+    cpu.set_xscale("log")
+    cpu.legend()
+    rate.set_title("hexlog bench e2e: the cost as games at once grow")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def measure(args: argparse.Namespace, metrics_on: bool = True) -> dict[str, Any]:
@@ -61,12 +157,19 @@ def measure(args: argparse.Namespace, metrics_on: bool = True) -> dict[str, Any]
     os.environ["HEXLOG_METRICS"] = "1" if metrics_on else "0"  # the children inherit it
     try:
         with bench_server(args) as url:
-            procs = [processes.spawn(processes.hexlog_command("serve", "rules"),
-                                     role_url(url, "rules")) for _ in range(args.rules_workers)]
-            procs.append(processes.spawn(processes.hexlog_command(
-                "serve", "bots", "--bots", "random"), pools_url(url, ["random"])))
+            kinds = {
+                "rules": [processes.spawn(processes.hexlog_command("serve", "rules"),
+                                          role_url(url, "rules"))
+                          for _ in range(args.rules_workers)],
+                "bots": [processes.spawn(processes.hexlog_command(
+                    "serve", "bots", "--bots", "random"), pools_url(url, ["random"]))],
+                "projections": [processes.spawn(processes.hexlog_command(
+                    "serve", "projections"), role_url(url, "projections"))],
+            }
+            procs = [p for group in kinds.values() for p in group]
             try:
-                return interrupt.run(bench(url, args, made))
+                pids = {kind: [p.pid for p in group] for kind, group in kinds.items()}
+                return interrupt.run(bench(url, args, made, pids))
             finally:
                 processes.stop(procs)
                 if made:
@@ -167,15 +270,21 @@ async def feed_total(redis: Redis) -> int:
 TYPICAL_EVENTS = 1150  # a random base game's events (measured: 1,164 over 8 games), until the run's first game says better
 
 
-async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str, Any]:
+async def bench(url: str, args: argparse.Namespace, made: list[str],
+                pids: dict[str, list[int]] | None = None) -> dict[str, Any]:
     redis = connect(url)
     client = Client(redis)
     await client.wait_for_rules()
     await redis.delete(latency_key())
+    idle = await idle_games(redis, client, args, made, pids or {})
     feed_before = await feed_total(redis)
     sem = asyncio.Semaphore(args.concurrency)
     done = 0
     versions: list[int] = []
+    finished: list[str] = []
+    live_bytes: list[float] = []
+    meter = bench_cost.Meter(redis, pids or {})
+    await meter.begin()
     start = time.perf_counter()
 
     running: list[str] = []
@@ -197,14 +306,18 @@ async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str
                 await asyncio.sleep(0.05)
             versions.append(int(await redis.hget(meta_key, "version") or 0))
             running.remove(game_id)
+            finished.append(game_id)
             done += 1
             shown.update(done)
 
     async def ticker(shown: CountProgress) -> None:
         """Every second: the events so far and what is left, at this run's pace (the games
-        run together, so the first one ends only near the end)."""
+        run together, so the first one ends only near the end); every few seconds, the keys of
+        a few live games weighed."""
+        ticks = 0
         while True:
             await asyncio.sleep(1.0)
+            ticks += 1
             pipe = redis.pipeline(transaction=False)
             for game_id in running:
                 pipe.hget(game_keys(game_id).meta, "version")
@@ -214,6 +327,8 @@ async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str
             left = max(0.0, args.games * per_game - now) * elapsed / now if now else 0.0
             shown.update(done, extra=f"{now} events ({now / elapsed:.0f}/s), about "
                                      f"{left:.0f} s left")
+            if ticks % 3 == 0 and running:
+                live_bytes.append((await bench_cost.game_bytes(redis, running[:8]))[1])
 
     with CountProgress(args.games, lines=not sys.stderr.isatty()) as shown:
         tick = asyncio.create_task(ticker(shown))
@@ -222,9 +337,14 @@ async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str
         finally:
             tick.cancel()
     elapsed = time.perf_counter() - start
+    await meter.finish()
     commands = await feed_total(redis) - feed_before - args.games  # minus the creations
     await asyncio.sleep(1.2)  # the rules service writes its latency samples once a second
     lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
+    if not live_bytes:  # games too short for a reading while they ran: their end, halved
+        live_bytes.append((await bench_cost.game_bytes(redis, finished[:8]))[1] / 2)
+    kept, until_expiry = await bench_cost.game_bytes(redis, finished[:64])
+    streams = await bench_cost.stream_bytes(redis, ["bot:random", *(["human:bench"] if idle["idle_games"] else [])])
     ceiling = await lua_append_rate(redis, clients=args.concurrency, made=made)
     await redis.aclose()
     return {
@@ -241,7 +361,49 @@ async def bench(url: str, args: argparse.Namespace, made: list[str]) -> dict[str
         "latency_p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0,
         "latency_samples": len(lat),
         "lua_append_per_s": ceiling,
+        **meter.report(commands),
+        "valkey_kb_per_live_game": statistics.mean(live_bytes) / 1024,
+        "valkey_kb_per_finished_game": kept / 1024,
+        "valkey_kb_per_finished_game_until_expiry": until_expiry / 1024,
+        "valkey_stream_kb_per_game": streams / 1024 / (args.games + idle["idle_games"]),
+        **idle,
     }
+
+
+async def idle_games(redis: Redis, client: Client, args: argparse.Namespace, made: list[str],
+                     pids: dict[str, list[int]]) -> dict[str, Any]:
+    """`--idle N`: N games that stay live while the others play (every seat a person who
+    does not answer, the longest deadline), created before them; the Valkey and rules service
+    memory they hold, per game."""
+    n = getattr(args, "idle", 0) or 0
+    if not n:
+        return {"idle_games": 0}
+    _, used_before = await bench_cost.valkey_usage(redis)
+    rules_before = bench_cost.process_usage(pids.get("rules", [])).rss
+    sem = asyncio.Semaphore(64)
+    created = 0
+
+    async def one(i: int, shown: CountProgress) -> None:
+        nonlocal created
+        async with sem:
+            game_id = new_id("bench-idle")
+            made.append(game_id)
+            await client.create_game(CreateGame(
+                command_id=new_id("create"), game_id=game_id, seats=4,
+                modules=modules_from(args), controllers=("human:bench",) * 4,
+                seed=hashlib.sha256(f"idle:{args.seed}:{i}".encode()).hexdigest(),
+                deadline_ms=MAX_DEADLINE_MS), timeout=60.0)
+            created += 1
+            shown.update(created)
+
+    say(f"bench e2e: {n:,} idle games first (they stay live while the others play)")
+    with CountProgress(n, lines=not sys.stderr.isatty()) as shown:
+        await asyncio.gather(*(one(i, shown) for i in range(n)))
+    await asyncio.sleep(1.0)
+    _, used_after = await bench_cost.valkey_usage(redis)
+    rules_after = bench_cost.process_usage(pids.get("rules", [])).rss
+    return {"idle_games": n, "valkey_kb_per_idle_game": (used_after - used_before) / n / 1024,
+            "rules_kb_per_idle_game": max(0, rules_after - rules_before) / n / 1024}
 
 
 async def lua_append_rate(redis: Redis, clients: int, made: list[str],
@@ -282,4 +444,5 @@ def format_result(r: dict[str, Any]) -> str:
         f"  commands, events      {r['commands']:>10} {r['events']:>10}",
         f"  ceiling: Lua appends/s {r['lua_append_per_s']:9.0f}  ({r['concurrency']} writers, "
         f"same server, no rules)",
+        *bench_cost.format_cost(r),
     ])

@@ -10,13 +10,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from services.cli.errors import EXIT_CODES, USAGE, run_guarded
+from services.cli.errors import EXIT_CODES, USAGE, UsageError, run_guarded
 from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
     MAX_CONCURRENCY,
+    MAX_IDLE,
     add_failover_options,
     add_rules_options,
     at_least,
     check_modules,
+    levels,
     modules_from,
     parse_variant,
     seat_count,
@@ -76,6 +78,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            seats=args.seats, view_only=args.view_only, ruleset=args.ruleset)
         print(json.dumps(out) if args.json else format_search(out))
         return 0
+    if len(args.concurrency) > 1 and args.target != "e2e":
+        raise UsageError("--concurrency: one number, except for bench e2e (a curve)")
+    args.concurrency_levels = args.concurrency
+    args.concurrency = args.concurrency[0]
     if args.target == "failover":
         from services.cli import bench_failover
 
@@ -134,9 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default 4, or the most seats every chosen module allows")
     p.add_argument("--seed", type=int, default=0,
                    help="an integer: the same seed plays the same games (default 0)")
-    p.add_argument("--concurrency", type=at_least(1, MAX_CONCURRENCY), default=32,
+    p.add_argument("--concurrency", type=levels(at_least(1, MAX_CONCURRENCY)), default=[32],
                    help=f"e2e, failover: games at once (default 32, at most "
-                        f"{MAX_CONCURRENCY:,})")
+                        f"{MAX_CONCURRENCY:,}); e2e: several, comma-separated (1,32,256,1000), "
+                        "measure a curve: one run per value, at least that many games each")
+    p.add_argument("--idle", type=at_least(0, MAX_IDLE), default=0, metavar="N",
+                   help=f"e2e: N more games that stay live and idle while the others play "
+                        f"(created first; at most {MAX_IDLE:,}): the memory a live game holds")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="e2e: draw the curve of --concurrency into FILE (.png, .svg; needs "
+                        "matplotlib: pip install 'hexlog[plot]')")
     p.add_argument("--metrics-cost", type=at_least(0), default=0, metavar="ROUNDS",
                    help="e2e: measure what counting metrics costs: ROUNDS runs with and as "
                         "many without (HEXLOG_METRICS=0), alternated; the medians' difference")

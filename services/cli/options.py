@@ -52,6 +52,33 @@ def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+# Idle live games `hexlog bench e2e --idle` holds beside the playing ones (each is created
+# through the rules service and kept in its memory).
+MAX_IDLE = 100_000
+
+
+def levels(one: Callable[[str], int]) -> Callable[[str], list[int]]:
+    """An argparse type: comma-separated values, each checked by `one` (`1,32,256`), the
+    first bad one named in the refusal."""
+
+    def parse(text: str) -> list[int]:
+        parts = text.split(",")
+        if any(not part.strip() for part in parts):
+            raise argparse.ArgumentTypeError(
+                f"expected whole numbers separated by commas, not {text!r}")
+        values = []
+        for part in parts:
+            try:
+                values.append(one(part.strip()))
+            except argparse.ArgumentTypeError as exc:
+                raise argparse.ArgumentTypeError(
+                    f"{exc}" + (f" (in {text!r})" if len(parts) > 1 else "")) from None
+        return values
+
+    parse.__name__ = "list"
+    return parse
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)

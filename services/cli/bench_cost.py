@@ -1,0 +1,167 @@
+"""What a game costs, as `hexlog bench e2e` reports it: CPU seconds per 1,000 commands and
+resident memory for each kind of process (rules, bot workers, projections, Valkey, the
+benchmark's own driver), and the Valkey memory a live and a finished game hold.
+
+CPU is read from the kernel's per-process accounting (psutil reads /proc/<pid>/stat: user and
+system time, with the time of children that were waited for), for the service processes and
+every process below them; Valkey's from its own `INFO cpu` (main and forked children), which
+also holds for a server on another machine. Memory per game comes from `MEMORY USAGE` of a
+game's keys, split into what stays for good (no expiry) and what expires (secrets, outcomes);
+the shared streams (commands, prompts, feeds) are trimmed by retention (services/rules/
+retention.py) and counted apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psutil
+from redis.asyncio import Redis
+
+from services.projections.projector import game_key
+from services.protocol import prompts_key
+from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys
+
+KINDS = ("rules", "bots", "projections", "valkey", "driver")
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Usage:
+    cpu_s: float  # user + system, children included
+    rss: int  # bytes, the process and every process below it
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    try:
+        top = psutil.Process(pid)
+        return [top, *top.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def process_usage(pids: Iterable[int], children: bool = True) -> Usage:
+    """CPU and RSS of these processes and every process below them (a process that has gone
+    counts nothing; its waited-for children are in its parent's children times); with
+    `children=False`, of these processes alone."""
+    cpu, rss = 0.0, 0
+    for pid in pids:
+        for i, proc in enumerate(_tree(pid) if children else _tree(pid)[:1]):
+            with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+                t = proc.cpu_times()
+                cpu += t.user + t.system
+                if i == 0 and children:  # a live child's time is counted below: only the
+                    # top's waited-for ones
+                    cpu += t.children_user + t.children_system
+                rss += proc.memory_info().rss
+    return Usage(cpu, rss)
+
+
+async def valkey_usage(redis: Redis) -> tuple[Usage, int]:
+    """Valkey's CPU (main and children) and RSS, and its `used_memory` (what its data holds,
+    without the allocator's slack)."""
+    cpu = await redis.info("cpu")
+    mem = await redis.info("memory")
+    seconds = sum(float(cpu.get(k, 0.0)) for k in (
+        "used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children"))
+    return Usage(seconds, int(mem.get("used_memory_rss", 0))), int(mem.get("used_memory", 0))
+
+
+class Meter:
+    """Readings at the start and the end of the games: CPU spent in between per kind, and
+    each kind's RSS at the end."""
+
+    def __init__(self, redis: Redis, pids: Mapping[str, Sequence[int]]) -> None:
+        self.redis = redis
+        self.pids = {**pids, "driver": [os.getpid()]}
+        self.start: dict[str, Usage] = {}
+        self.end: dict[str, Usage] = {}
+
+    async def read(self) -> dict[str, Usage]:
+        # The driver (this process) started the services and the embedded Valkey: they are
+        # its children, counted apart.
+        now = {kind: process_usage(pids, children=kind != "driver")
+               for kind, pids in self.pids.items()}
+        now["valkey"], _ = await valkey_usage(self.redis)
+        return now
+
+    async def begin(self) -> None:
+        self.start = await self.read()
+
+    async def finish(self) -> None:
+        self.end = await self.read()
+
+    def report(self, commands: int) -> dict[str, Any]:
+        per = 1000 / commands if commands else 0.0
+        cpu = {k: (self.end[k].cpu_s - self.start[k].cpu_s) * per for k in self.end}
+        return {
+            "cpu_s_per_1000_commands": cpu,
+            "cpu_s_per_1000_commands_rules_and_bots": cpu.get("rules", 0.0) + cpu.get("bots", 0.0),
+            "rss_mb": {k: u.rss / MB for k, u in self.end.items()},
+            "processes": {k: len(v) for k, v in self.pids.items()},
+        }
+
+
+def keys_of(game_id: str) -> list[str]:
+    k = game_keys(game_id)
+    return [k.ev, k.meta, k.secret, k.outcomes, k.snap, k.rulings, k.prompts, k.refused,
+            game_key(game_id)]
+
+
+async def game_bytes(redis: Redis, games: Sequence[str]) -> tuple[float, float]:
+    """The mean bytes of these games' keys: (those that stay for good, all of them now)."""
+    if not games:
+        return 0.0, 0.0
+    pipe = redis.pipeline(transaction=False)
+    keys = [key for g in games for key in keys_of(g)]
+    for key in keys:
+        pipe.memory_usage(key, samples=0)
+        pipe.ttl(key)
+    replies = await pipe.execute()
+    kept = every = 0
+    for size, ttl in zip(replies[0::2], replies[1::2], strict=True):
+        if size is None:
+            continue
+        every += int(size)
+        if int(ttl) == -1:
+            kept += int(size)
+    return kept / len(games), every / len(games)
+
+
+async def stream_bytes(redis: Redis, controllers: Sequence[str]) -> int:
+    """The bytes of the shared streams (commands, prompts, feeds): what retention trims."""
+    keys = [feed_key(p) for p in range(PARTITIONS)]
+    pools = [c for c in controllers if c.startswith("bot:")]
+    keys += [commands_key(p, s) for p in range(PARTITIONS) for s in ("", *pools)]
+    keys += [prompts_key(p, c) for p in range(PARTITIONS) for c in controllers]
+    pipe = redis.pipeline(transaction=False)
+    for key in keys:
+        pipe.memory_usage(key, samples=0)
+    return sum(int(size or 0) for size in await pipe.execute())
+
+
+def format_cost(r: Mapping[str, Any]) -> list[str]:
+    cpu, rss = r["cpu_s_per_1000_commands"], r["rss_mb"]
+    lines = ["  CPU s per 1,000 commands, and RSS at the end (children included):"]
+    for kind in KINDS:
+        if kind in cpu:
+            n = r["processes"].get(kind, 1)
+            lines.append(f"    {kind:<12} {cpu[kind]:8.3f} s  {rss[kind]:8.1f} MB"
+                         + (f"  ({n} processes)" if n > 1 else ""))
+    lines.append(f"    rules + bots {r['cpu_s_per_1000_commands_rules_and_bots']:8.3f} s")
+    lines.append(f"  Valkey per live game      {r['valkey_kb_per_live_game']:8.1f} KB "
+                 "(its keys, mid-game)")
+    lines.append(f"  Valkey per finished game  {r['valkey_kb_per_finished_game']:8.1f} KB "
+                 f"after retention; {r['valkey_kb_per_finished_game_until_expiry']:.1f} KB until "
+                 "its secrets and outcomes expire")
+    lines.append(f"  shared streams at the end {r['valkey_stream_kb_per_game']:8.1f} KB per game "
+                 "(trimmed by retention)")
+    if r.get("idle_games"):
+        lines.append(f"  idle live games {r['idle_games']:>9,}: Valkey "
+                     f"{r['valkey_kb_per_idle_game']:.1f} KB each, rules service "
+                     f"{r['rules_kb_per_idle_game']:.1f} KB each")
+    return lines

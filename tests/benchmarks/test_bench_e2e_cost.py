@@ -1,0 +1,73 @@
+"""`hexlog bench e2e` says what a game costs: CPU per 1,000 commands and RSS for each kind of
+process, and the Valkey memory of live, idle and finished games (services/cli/bench_cost.py);
+`--concurrency A,B` runs a curve. Tiny runs through the real services: the fields are there and
+agree with each other; no timing is asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import Hexlog, one_line_error
+
+KINDS = ("rules", "bots", "projections", "valkey")
+
+
+def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
+    result = hexlog.run("bench", "e2e", "--games", "2", "--concurrency", "2", "--idle", "6",
+                        "--json", timeout=300)
+    assert result.code == 0, result.err[-3000:]
+    r = json.loads(result.out)
+    assert r["commands"] > 0
+    cpu, rss = r["cpu_s_per_1000_commands"], r["rss_mb"]
+    for kind in KINDS:
+        assert cpu[kind] > 0, (kind, cpu)
+        assert rss[kind] > 1, (kind, rss)  # a Python service or a Valkey holds megabytes
+    assert r["processes"] == {"rules": 1, "bots": 1, "projections": 1, "driver": 1}
+    assert r["cpu_s_per_1000_commands_rules_and_bots"] == pytest.approx(cpu["rules"] + cpu["bots"])
+    # a whole game's log is kept for good: some KB per event, never less than its events
+    per_event = r["valkey_kb_per_finished_game"] * 1024 / (r["events"] / r["games"])
+    assert 16 < per_event < 4096, per_event
+    assert r["valkey_kb_per_finished_game"] <= r["valkey_kb_per_finished_game_until_expiry"]
+    assert r["valkey_kb_per_live_game"] > 0
+    assert r["valkey_stream_kb_per_game"] > 0
+    assert r["idle_games"] == 6
+    assert r["valkey_kb_per_idle_game"] > 0
+    assert r["rules_kb_per_idle_game"] >= 0
+
+
+def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
+    result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1,2", "--json",
+                        timeout=400)
+    assert result.code == 0, result.err[-3000:]
+    points = json.loads(result.out)["curve"]
+    assert [p["concurrency"] for p in points] == [1, 2]
+    assert [p["games"] for p in points] == [1, 2]  # at least as many games as at once
+    assert all(p["cpu_s_per_1000_commands"]["rules"] > 0 for p in points)
+
+
+def test_plot_draws_or_says_what_it_needs(hexlog: Hexlog, tmp_path: Path) -> None:
+    picture = tmp_path / "curve.png"
+    if importlib.util.find_spec("matplotlib") is None:
+        result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+                            "--plot", str(picture))
+        one_line_error(result, 2, "--plot: needs matplotlib")
+        assert not list(hexlog.data.glob("bench-*"))
+    else:
+        result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+                            "--plot", str(picture), timeout=300)
+        assert result.code == 0, result.err[-3000:]
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not picture.exists() or picture.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("1,x", "--concurrency: expected a whole number, not 'x' (in '1,x')"),
+    ("1,,2", "--concurrency: expected whole numbers separated by commas, not '1,,2'"),
+    ("1,0", "--concurrency: must be at least 1, not 0 (in '1,0')"),
+])
+def test_a_bad_level_is_refused_in_one_line(hexlog: Hexlog, value: str, text: str) -> None:
+    one_line_error(hexlog.run("bench", "e2e", "--concurrency", value), 2, text)
+    assert not hexlog.data.exists() or not list(hexlog.data.glob("bench-*"))
