@@ -51,12 +51,39 @@ class _Nothing:
         pass
 
 
+class _Children:
+    """A labelled metric whose children are kept once looked up: prometheus_client's `labels`
+    checks and converts the values and takes a lock on every call, and the rules service
+    counts with labels on every command. The labels are bounded (module docstring), so this
+    stays small; two threads that miss at once get the same child from prometheus_client."""
+
+    def __init__(self, metric: Any) -> None:
+        self.metric = metric
+        self.children: dict[tuple[str, ...], Metric] = {}
+
+    def labels(self, *values: str) -> Metric:
+        child = self.children.get(values)
+        if child is None:
+            child = self.children[values] = cast(Metric, self.metric.labels(*values))
+        return child
+
+    def inc(self, amount: float = 1) -> None:
+        self.metric.inc(amount)
+
+    def set(self, value: float) -> None:
+        self.metric.set(value)
+
+    def observe(self, value: float) -> None:
+        self.metric.observe(value)
+
+
 def _metric(kind: Any, name: str, doc: str, labels: list[str] | None = None,
             **options: Any) -> Metric:
     if not ENABLED:
         return _Nothing()
     # (prometheus_client's classes have these methods, each only where it makes sense)
-    return cast(Metric, kind(name, doc, labels or [], **options))
+    metric = kind(name, doc, labels or [], **options)
+    return _Children(metric) if labels else cast(Metric, metric)
 
 
 def Counter(name: str, doc: str, labels: list[str] | None = None) -> Metric:  # noqa: N802
