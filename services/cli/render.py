@@ -30,7 +30,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     record = record_for(args, who, "render")
     if args.at is not None and args.at > record.version:
         raise UsageError(f"--at {args.at}: game {record.game_id} has versions 1 to {record.version}")
-    svg = picture(record, args.at, who)
+    svg = picture(record, args.at, who, labels=args.labels)
     data = to_png(svg, scale=args.scale) if out.suffix.lower() == ".png" else svg.encode()
     out.write_bytes(data)
     say(f"wrote {out} ({record.game_id} at version {args.at or record.version}, as {who}, "
@@ -52,6 +52,9 @@ def register(sub: Any) -> None:
                    help="whose view: hands are drawn only for the seat itself (or the referee)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="PNG only: pixels per SVG unit (default 1.0: about 920 x 600)")
+    p.add_argument("--labels", action="store_true",
+                   help="write every hex's, corner's and path's label (what moves and the "
+                        "narration name: hex F, corner F4, path F2-3)")
     source_options(p)
     p.set_defaults(func=cmd_render)
 

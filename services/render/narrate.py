@@ -1,4 +1,5 @@
-"""Events in plain words: "random2 (White) built a settlement at (0,0)/(0,-1)/(1,-1)".
+"""Events in plain words: "random2 (White) built a settlement on the 6 forest / 8 hills / 3:1
+harbor corner (F4)".
 
 One small function per event type, registered with `@narrates(EventType)`; a rule module adds
 its own the same way (or gives its event a `describe()` method). An event nobody narrates yet
@@ -48,18 +49,20 @@ from events.events import (
     TurnEnded,
     YearOfPlentyPlayed,
 )
+from services.render.places import Places
 from services.rules.engine.board import Board
 from services.rules.engine.modules import narrators as module_narrators
 
 COLORS = ("Red", "Blue", "White", "Orange", "Green", "Brown")
 
 
-class Context:
-    """Names of the game's seats and places, for sentences."""
+class Context(Places):
+    """Names of the game's seats and places, for sentences (places as services/render/places.py
+    names them: words a player knows and the label the pictures draw)."""
 
     def __init__(self, names: tuple[str, ...] | list[str], board: Board) -> None:
+        super().__init__(board)
         self.names = tuple(names)
-        self.board = board
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -69,19 +72,6 @@ class Context:
         if 0 <= seat < len(self.names):
             return f"{self.names[seat]} ({COLORS[seat % len(COLORS)]})"
         return f"neutral {seat} ({COLORS[seat % len(COLORS)]})"
-
-    def vertex(self, v: int) -> str:
-        return self.board.vertex_name(v)
-
-    def edge(self, e: int) -> str:
-        return self.board.edge_name(e)
-
-    def hex(self, h: int) -> str:
-        if h < 0:
-            return "off the board"
-        terrain = self.board.hex_terrain[h]
-        number = self.board.hex_number[h]
-        return f"{self.board.hex_name(h)} ({terrain}{f' {number}' if number else ''})"
 
 
 Narrator = Callable[[Any, Context], str]
@@ -143,24 +133,25 @@ def cards(bundle: Mapping[Any, int] | None) -> str:
 def _created(e: GameCreated, ctx: Context) -> str:
     modules = ", ".join(m.name + (f" {m.params}" if m.params else "") for m in e.modules)
     seats = ", ".join(ctx.who(s) for s in range(e.seats))
-    robber = f"at ({e.robber[0]},{e.robber[1]})" if e.robber else "off the board"
+    at = ctx.board.topo.hex_index.get(e.robber) if e.robber else None
+    robber = f"on {ctx.hex(at)}" if at is not None else "off the board"
     return (f"Game {e.game_id} created: {e.ruleset}{' + ' + modules if modules else ''}; "
             f"seats {seats}; robber {robber}; seed commitment {e.seed_sha256[:16]}…")
 
 
 @narrates(SettlementBuilt)
 def _settlement(e: SettlementBuilt, ctx: Context) -> str:
-    return f"{ctx.who(e.seat)} built a settlement at {ctx.vertex(e.vertex)}" + (" (free)" if e.free else "")
+    return f"{ctx.who(e.seat)} built a settlement on {ctx.vertex(e.vertex)}" + (" (free)" if e.free else "")
 
 
 @narrates(RoadBuilt)
 def _road(e: RoadBuilt, ctx: Context) -> str:
-    return f"{ctx.who(e.seat)} built a road at {ctx.edge(e.edge)}" + (" (free)" if e.free else "")
+    return f"{ctx.who(e.seat)} built a road on {ctx.edge(e.edge)}" + (" (free)" if e.free else "")
 
 
 @narrates(CityBuilt)
 def _city(e: CityBuilt, ctx: Context) -> str:
-    return f"{ctx.who(e.seat)} built a city at {ctx.vertex(e.vertex)}"
+    return f"{ctx.who(e.seat)} built a city on {ctx.vertex(e.vertex)}"
 
 
 @narrates(StartingResourcesTaken)

@@ -55,13 +55,14 @@ def highlight_of(events: list[Event]) -> Highlight:
     return Highlight(frozenset(found["vertex"]), frozenset(found["edge"]), frozenset(found["hex"]))
 
 
-def picture(record: GameRecord, version: int | None, who: Viewer) -> str:
-    """The SVG of the game at `version` (default: the last) as `who` sees it."""
+def picture(record: GameRecord, version: int | None, who: Viewer, labels: bool = False) -> str:
+    """The SVG of the game at `version` (default: the last) as `who` sees it; `labels`: every
+    place's label written on it."""
     state = fold_to(record, version)
-    return picture_of(record, state, who)
+    return picture_of(record, state, who, labels=labels)
 
 
-def picture_of(record: GameRecord, state: State, who: Viewer) -> str:
+def picture_of(record: GameRecord, state: State, who: Viewer, labels: bool = False) -> str:
     """The SVG of `state` (the fold of `record` to `state.version`) as `who` sees it."""
     v = state.version
     seen = view(state, who.seat, referee=who.referee)
@@ -69,7 +70,7 @@ def picture_of(record: GameRecord, state: State, who: Viewer) -> str:
     ctx = Context(state.names, state.board)
     said = narrate(who.sees(state, move[-1]), ctx) if move else ""
     return board_svg(state, seen, highlight=highlight_of(move),
-                     title=f"{record.game_id} · as {who}", narration=said)
+                     title=f"{record.game_id} · as {who}", narration=said, labels=labels)
 
 
 def to_png(svg: str, scale: float = 1.0) -> bytes:

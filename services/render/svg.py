@@ -15,18 +15,21 @@ in about a millisecond (benchmarks/README.md), fast enough to post a picture aft
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
-from events.prompts import View
+from events.prompts import PlayerView, View
 from events.types import Resource
 from services.render.narrate import COLORS
+from services.render.places import labels_of
+from services.rules.engine import score
 from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
 
 SIZE = 46.0  # hex radius, px
-PANEL = 300.0  # side panel width, px
+PANEL = 340.0  # side panel width, px
 MARGIN = 24.0
 SQ3 = math.sqrt(3.0)
 
@@ -83,18 +86,85 @@ def frame_of(state: State) -> Frame:
     ys = [y for _, y in centres]
     left, top = min(xs) - SIZE - MARGIN, min(ys) - SIZE - MARGIN
     board_w = max(xs) - min(xs) + 2 * (SIZE + MARGIN)
-    height = max(max(ys) - min(ys) + 2 * (SIZE + MARGIN), 600.0)
+    height = max(max(ys) - min(ys) + 2 * (SIZE + MARGIN), panel_height(state))
     return Frame(left, top, board_w + PANEL, height, left + board_w)
 
 
 def board_svg(state: State, seen: View, *, highlight: Highlight | None = None,
-              title: str = "", narration: str = "") -> str:
+              title: str = "", narration: str = "", labels: bool = False,
+              targets: Sequence[Target] = ()) -> str:
     """The picture of `state` (board) with `seen`'s side panel; `highlight` marks the last
-    move's places; `title` and `narration` are printed above the panel."""
+    move's places; `title` and `narration` are printed above the panel; `labels` writes every
+    place's label (services/render/places.py), `targets` marks a prompt's places."""
     f = frame_of(state)
     return (svg_open(state, f) + terrain_layer(state)
             + pieces_layer(state, seen, highlight=highlight, title=title, narration=narration)
+            + labels_layer(state, every=labels, targets=targets)
             + "</svg>")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A place a prompt offers (a corner, a path or a hex), drawn with the label its option
+    uses."""
+
+    place: str  # "vertex", "edge" or "hex"
+    site: int
+
+
+def labels_layer(state: State, *, every: bool = False, targets: Sequence[Target] = ()) -> str:
+    """The places' labels: with `every`, each hex, corner and path a move can name; each of
+    `targets` as a bright tag (what a prompt offers)."""
+    if not every and not targets:
+        return ""
+    topo = state.board.topo
+    names = labels_of(topo)
+    vpos = _vertex_positions(state)
+    centres = [hex_centre(*h) for h in topo.hexes]
+    doc = _Doc()
+    doc.add('<g class="labels">')
+    if every:
+        for h in range(len(topo.hexes)):
+            if topo.hex_is_land[h]:
+                cx, cy = centres[h]
+                doc.add(_label(cx - SIZE * 0.42, cy - SIZE * 0.42, names.hexes[h], 12,
+                               "hex-label", "#12263f", "#ffffff"))
+        for e, (a, b) in enumerate(topo.edge_vertices):
+            if topo.edge_is_land[e] and a in vpos and b in vpos:
+                x = (vpos[a][0] + vpos[b][0]) / 2
+                y = (vpos[a][1] + vpos[b][1]) / 2
+                doc.add(_label(x, y, names.edges[e], 7, "edge-label", "#37474f", "#eceff1"))
+        for v in range(len(topo.vertices)):
+            if topo.vertex_is_land[v] or topo.vertices[v][0] == topo.vertices[v][2]:
+                x, y = vpos[v]
+                doc.add(_label(x, y, names.vertices[v], 8, "vertex-label", "#1a237e", "#ffffff"))
+    for t in targets:
+        if t.place == "hex":
+            x, y = centres[t.site]
+            y -= SIZE * 0.5
+            text = names.hexes[t.site]
+        elif t.place == "vertex":
+            x, y = vpos[t.site]
+            text = names.vertices[t.site]
+        else:
+            a, b = topo.edge_vertices[t.site]
+            x, y = (vpos[a][0] + vpos[b][0]) / 2, (vpos[a][1] + vpos[b][1]) / 2
+            text = names.edges[t.site]
+        doc.add(_label(x, y, text, 11, "target", "#000000", "#ffeb3b",
+                       f' data-place="{t.place}" data-site="{t.site}"'))
+    doc.add("</g>")
+    return "".join(doc.parts)
+
+
+def _label(x: float, y: float, text: str, size: float, cls: str, ink: str, paper: str,
+           extra: str = "") -> str:
+    width = text_width(text, size, True) + 4
+    height = size + 3
+    return (f'<g class="{cls}"{extra}><rect x="{x - width / 2:.1f}" y="{y - height / 2:.1f}" '
+            f'width="{width:.1f}" height="{height:.1f}" rx="2" fill="{paper}" '
+            f'stroke="{ink}" stroke-width="0.6" opacity="0.9"/>'
+            f'<text x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size}" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink}">{escape(text)}</text></g>')
 
 
 def svg_open(state: State, f: Frame, *, background: bool = True) -> str:
@@ -292,58 +362,191 @@ def _module_marks(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]],
             drawing(state, sketch)
 
 
+PANEL_TOP = 150.0  # title, status lines, the last move's narration
+NARRATION_LINES = 6
+SEAT_ROWS = 6  # name and VP, cards, development, knights and road, VP sum, holdings
+ROW = 14.0
+SEAT_BOX = SEAT_ROWS * ROW + 12
+BANK_ROWS = 3
+
+
+def panel_height(state: State) -> float:
+    """The panel's height: the same at every version of a game (a replay page keeps one
+    frame), whatever the narration or the hands."""
+    return (PANEL_TOP + NARRATION_LINES * ROW + 10 + state.n * (SEAT_BOX + 8)
+            + BANK_ROWS * ROW + MARGIN)
+
+
 def _panel(doc: _Doc, seen: View, state: State, x0: float, top: float, height: float,
            title: str, narration: str) -> None:
     x = x0 + 10
-    y = top + 26
+    inner = PANEL - 20
+    y = top + 22
     doc.add(f'<rect x="{x0:.1f}" y="{top:.1f}" width="{PANEL:.1f}" height="{height:.1f}" '
             'fill="#f1faee"/>')
-    lines = [(title or f"game {seen.game_id}", 14, "bold"),
-             (f"version {seen.version} · turn {seen.turn} · {seen.phase.replace('_', ' ')}", 11, ""),
+    title = title or f"game {seen.game_id}"
+    size = 14
+    while size > 10 and text_width(title, size, True) > inner:
+        size -= 1
+    for chunk in fit(title, inner, size, True)[:2]:
+        doc.add(_text(x, y, chunk, size, "bold", "title"))
+        y += size + 5
+    lines = [(f"version {seen.version} · turn {seen.turn} · {seen.phase.replace('_', ' ')}", 11, ""),
              (f"last roll {seen.last_roll or '–'} · target {seen.vp_target} VP", 11, "")]
     if seen.finished:
         winner = "no winner" if seen.winner is None else f"winner: {seen.players[seen.winner].name}"
-        lines.append((winner, 13, "bold"))
+        lines.append((f"game over · {winner}", 13, "bold"))
     for text, size, weight in lines:
-        doc.add(_text(x, y, text, size, weight))
-        y += size + 7
+        for chunk in fit(text, inner, size, bool(weight))[:2]:
+            doc.add(_text(x, y, chunk, size, weight, "status"))
+            y += size + 6
+    y = max(y, top + PANEL_TOP - 14)
     if narration:
-        for chunk in _wrap(narration, 44)[:3]:
+        for chunk in fit(narration, inner, 10, False)[:NARRATION_LINES]:
             doc.add(_text(x, y, chunk, 10, "", "narration"))
-            y += 14
-    y += 6
+            y += ROW
+    y = top + PANEL_TOP + NARRATION_LINES * ROW + 10 + 12
+    final = score(state) if state.finished else None
     for p in seen.players:
-        y = _player(doc, p, seen, x, y)
-    for chunk in _wrap("bank: " + _bundle(seen.bank) + f" · development deck {seen.dev_deck}", 46):
-        doc.add(_text(x, y + 4, chunk, 10, ""))
-        y += 14
+        y = _player(doc, p, seen, state, x, y, final)
+    bank = "bank: " + _bundle(seen.bank) + f" · development deck {seen.dev_deck}"
+    for chunk in fit(bank, inner, 10, False)[:BANK_ROWS]:
+        doc.add(_text(x, y, chunk, 10, "", "bank"))
+        y += ROW
 
 
-def _player(doc: _Doc, p: object, seen: View, x: float, y: float) -> float:
-    from events.prompts import PlayerView
-
-    assert isinstance(p, PlayerView)
+def _player(doc: _Doc, p: PlayerView, seen: View, state: State, x: float, y: float,
+            final: tuple[int, ...] | None) -> float:
+    """A seat's box; once the game is over its VP is the final score (hidden points
+    included), with how it adds up."""
     doc.add(f'<g class="player" data-seat="{p.seat}"><rect x="{x:.1f}" y="{y - 12:.1f}" '
-            f'width="{PANEL - 20:.1f}" height="74" rx="6" fill="#fff" stroke="{_stroke(p.seat)}"/>'
-            f'<rect x="{x:.1f}" y="{y - 12:.1f}" width="8" height="74" rx="3" '
+            f'width="{PANEL - 20:.1f}" height="{SEAT_BOX:.0f}" rx="6" fill="#fff" '
+            f'stroke="{_stroke(p.seat)}"/>'
+            f'<rect x="{x:.1f}" y="{y - 12:.1f}" width="8" height="{SEAT_BOX:.0f}" rx="3" '
             f'fill="{_fill(p.seat)}" stroke="{_stroke(p.seat)}"/>')
-    vp = f"{p.public_vp} VP" if p.vp is None or p.vp == p.public_vp else f"{p.vp} VP ({p.public_vp} public)"
+    hidden = final is not None or p.vp is not None
+    if final is not None:
+        vp = f"{final[p.seat]} VP final"
+    elif p.vp is None or p.vp == p.public_vp:
+        vp = f"{p.public_vp} VP"
+    else:
+        vp = f"{p.vp} VP ({p.public_vp} public)"
     awards = [a for a, holder in (("Longest Road", seen.longest_road),
                                   ("Largest Army", seen.largest_army)) if holder == p.seat]
     rows = [
-        (f"{p.name} — {vp}", 12, "bold"),
-        (f"cards {p.cards}: {_bundle(p.hand)}" if p.hand is not None else f"cards {p.cards}", 10, ""),
+        (f"{p.name} — {vp}", 12, "bold", "seat-vp"),
+        (f"cards {p.cards}: {_bundle(p.hand)}" if p.hand is not None else f"cards {p.cards}", 10,
+         "", ""),
         (f"development {p.dev_cards}: {_bundle(p.dev_hand)}" if p.dev_hand is not None
-         else f"development {p.dev_cards}", 10, ""),
+         else f"development {p.dev_cards}", 10, "", ""),
         (f"knights {p.knights} · road {p.road_length}" + (f" · {', '.join(awards)}" if awards else ""),
-         10, ""),
+         10, "", ""),
+        ("VP: " + " · ".join(vp_parts(state, p.seat, hidden)), 10, "", "vp-sum"),
     ]
+    held = holdings(seen, p.seat)
+    if held:
+        rows.append((held, 10, "", "holdings"))
     ty = y + 2
-    for text, size, weight in rows:
-        doc.add(_text(x + 14, ty, text, size, weight))
-        ty += 15
+    width = PANEL - 20 - 20
+    shown = [(line, size, weight, cls) for text, size, weight, cls in rows
+             for line in fit(text, width, size, bool(weight))]
+    if len(shown) > SEAT_ROWS:
+        line, size, weight, cls = shown[SEAT_ROWS - 1]
+        while line and text_width(line + " …", size, bool(weight)) > width:
+            line = line[:-1]
+        shown[SEAT_ROWS - 1:] = [(line + " …", size, weight, cls)]
+    for text, size, weight, cls in shown:
+        doc.add(_text(x + 14, ty, text, size, weight, cls))
+        ty += ROW
     doc.add("</g>")
-    return y + 84
+    return y + SEAT_BOX + 8
+
+
+# A module's VP (`vp_bonus`) by the function that counts it: what a player calls those points.
+BONUS_NAMES = {
+    "settlers_vp": "Wealthiest/Poor Settler",
+    "fortress_vp": "fortresses",
+    "held_vp_cards": "VP cards",
+    "between_camels": "camel roads",
+    "oil_vp": "oil",
+    "card_vp": "Harbormaster",
+}
+
+
+def vp_parts(state: State, seat: int, hidden: bool) -> list[str]:
+    """How a seat's VP add up: pieces, awards, VP cards (when the reader may see them) and
+    each module's points; the parts sum to its VP (`score()` when `hidden`)."""
+    player = state.players[seat]
+    parts = []
+    if player.settlements:
+        n = len(player.settlements)
+        parts.append(f"{n} settlement{'s' * (n > 1)} {n}")
+    if player.cities:
+        parts.append(f"{len(player.cities)} cit{'ies' if len(player.cities) > 1 else 'y'} "
+                     f"{2 * len(player.cities)}")
+    if state.longest_holder == seat:
+        parts.append("Longest Road 2")
+    if state.army_holder == seat:
+        parts.append("Largest Army 2")
+    if hidden:
+        cards = sum(player.dev[c] for c in state.rules.vocab.point_cards)
+        if cards:
+            parts.append(f"{cards} VP card{'s' * (cards > 1)} {cards}")
+    for bonus in vp_bonuses(state):
+        points = bonus(state, seat, not hidden)
+        if points:
+            name = getattr(bonus, "__name__", "")
+            module = str(getattr(bonus, "__module__", "")).split(".")
+            words = BONUS_NAMES.get(name) or (module[4].replace("_", " ") if len(module) > 4
+                                              else "module")
+            parts.append(f"{words} {points:+d}")
+    return parts or ["none yet 0"]
+
+
+def vp_bonuses(state: State) -> list[Callable[[State, int, bool], int]]:
+    """The modules' VP counters (the `vp_bonus` hook list, wherever the ruleset keeps it)."""
+    table: Any = getattr(state.rules, "hooks", state.rules)
+    return list(getattr(table, "vp_bonus", ()))
+
+
+def holdings(seen: View, seat: int) -> str:
+    """A seat's scenario holdings as its view shows them (gold, fish, oil, commodities,
+    prisoners …): every module's per-seat counts in `ext`."""
+    found: list[str] = []
+    for _name, ext in sorted(seen.ext.items()):
+        if not isinstance(ext, dict):
+            continue
+        for key, value in sorted(ext.items()):
+            mine = _seat_value(value, seat)
+            if mine is None or key in SKIP_HOLDINGS:
+                continue
+            words = key.replace("_", " ")
+            if isinstance(mine, bool):
+                if mine:
+                    found.append(words)
+            elif isinstance(mine, int):
+                if mine:
+                    found.append(f"{words} {mine}")
+            elif isinstance(mine, dict):
+                shown = _bundle({str(k): v for k, v in mine.items() if isinstance(v, int)})
+                if shown != "none":
+                    found.append(f"{words}: {shown}")
+            elif isinstance(mine, str) and mine:
+                found.append(f"{words} {mine.replace('_', ' ')}")
+    return " · ".join(found)
+
+
+SKIP_HOLDINGS = frozenset({"bridges", "ships", "roads", "settlements", "cities", "sites"})
+
+
+def _seat_value(value: object, seat: int) -> object:
+    """A per-seat value: `{seat: x}` (keys int or digit strings) or a list with one entry per
+    seat."""
+    if isinstance(value, dict) and value and all(
+            isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in value):
+        got = value.get(seat, value.get(str(seat)))
+        return got if isinstance(got, (int, str, dict)) else None
+    return None
 
 
 def _bundle(bundle: Mapping[str, int] | Mapping[Resource, int] | None) -> str:
@@ -353,23 +556,55 @@ def _bundle(bundle: Mapping[str, int] | Mapping[Resource, int] | None) -> str:
     return ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in items if n)
 
 
+# Approximate advance widths (em) of DejaVu Sans, the pictures' font: enough to keep a text
+# inside its box (the browser test measures the real boxes).
+_NARROW = set("fijlrtI.,:;'!|()[] ·")
+_WIDE = set("mwMW@%—")
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    em = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            em += 0.36
+        elif ch in _WIDE:
+            em += 0.95
+        elif ch.isupper() or ch.isdigit():
+            em += 0.70
+        else:
+            em += 0.62
+    return em * size * (1.1 if bold else 1.0)
+
+
+def fit(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """`text` in lines no wider than `width` (words kept whole where they fit a line)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while text_width(word, size, bold) > width:  # a word longer than a line: cut it
+            cut = len(word)
+            while cut > 1 and text_width(word[:cut], size, bold) > width:
+                cut -= 1
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:cut])
+            word = word[cut:]
+        candidate = f"{line} {word}".strip()
+        if line and text_width(candidate, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
 def _text(x: float, y: float, text: str, size: int, weight: str, cls: str = "") -> str:
     w = f' font-weight="{weight}"' if weight else ""
     c = f' class="{cls}"' if cls else ""
     return f'<text{c} x="{x:.1f}" y="{y:.1f}" font-size="{size}"{w} fill="#1d1d1d">{escape(text)}</text>'
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    words, lines, line = text.split(), [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > width and line:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}".strip()
-    if line:
-        lines.append(line)
-    return lines
 
 
 def _fill(seat: int) -> str:

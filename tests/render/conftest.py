@@ -31,3 +31,19 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield b
         b.close()
+
+
+
+def pytest_generate_tests(metafunc: Any) -> None:
+    """`rule_system`: the base game, each variant and each scenario (tests/render/rule_games.py)."""
+    if "rule_system" in metafunc.fixturenames:
+        from rule_games import RULE_SYSTEMS
+
+        metafunc.parametrize("rule_system", RULE_SYSTEMS)
+
+
+@pytest.fixture
+def game(rule_system: str) -> Any:
+    from rule_games import played_game
+
+    return played_game(rule_system)

@@ -33,7 +33,8 @@ def test_the_fleet_and_its_loot_in_words() -> None:
     events = t.when(RollDice(seat=0))
     ctx = Context(t.state.names, t.state.board)
     lines = [narrate(e, ctx) for e in events]
-    assert "the pirate fleet sails 2 sea hex(es) to (3,5) (sea)" in lines
+    sea = t.state.board.parse_hex("(3,5)")
+    assert f"the pirate fleet sails 2 sea hex(es) to the sea ({ctx.hex_label(sea)})" in lines
     assert any(line.startswith("the pirate fleet (strength 2) attacks seat0") for line in lines)
     looted = next(e for e in events if isinstance(e, FleetLooted))
     assert narrate(looted, ctx) == "the pirate fleet loots 1 ore from seat0 (Red)"

@@ -43,8 +43,10 @@ def test_the_scenario_narrates_its_events() -> None:
     ctx = Context(t.state.names, t.state.board)
     lines = [narrate(e, ctx) for e in events]
     assert "wagon sets off with 4 movement points" in lines[0]
-    assert "to the plaza of (2,-2)" in lines[1]
-    assert "loads sand at (2,-2)" in lines[2]
+    trade = t.state.board.parse_hex("(2,-2)")
+    plaza = f"the plaza of the {ctx.hex_words(trade)} ({ctx.hex_label(trade)}0)"
+    assert f"to {plaza}" in lines[1]
+    assert f"loads sand at {ctx.hex(trade)}" in lines[2]
     moved = BarbarianMovedOnPath(seat=0, barbarian=1, edge=tb(t).barbarians[1], cause="seven",
                                  victim=2)
     assert "moves barbarian 2 to" in narrate(moved, ctx)

@@ -17,10 +17,9 @@ BECAUSE = {"seven": "for the 7", "knight": "with a Knight", "drive_off": "after 
 
 
 def place(at: Places, v: int) -> str:
-    """A vertex by name; a plaza (a hex's centre) as the plaza of its hex."""
-    name = at.vertex(v)
-    parts = name.split("/")
-    return f"the plaza of {parts[0]}" if len(set(parts)) == 1 else name
+    """A vertex by name (the renderer names a plaza, a hex's centre, as the plaza of its
+    hex)."""
+    return at.vertex(v)
 
 
 def _moved(e: WagonMoved, at: Places) -> str:
