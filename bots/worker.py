@@ -41,7 +41,7 @@ from services.protocol import (
     prompts_key,
     stop_on_sigterm,
 )
-from services.store.connect import connect
+from services.store.connect import connect, is_cluster
 from services.store.keys import PARTITIONS, commands_key, partition
 from services.store.streams import Entry, GroupReader
 
@@ -92,6 +92,8 @@ class BotWorker:
         await ensure_groups(self.redis, self.specs)
         streams = {key: ">" for key in self.keys}
         reader = GroupReader(self.redis, PROMPT_GROUP, self.consumer)
+        together = not is_cluster(self.redis)
+        read: list[tuple[str, list[Entry]]] = []
         try:
             last_beat = 0.0
             claimed = 0.0
@@ -104,9 +106,15 @@ class BotWorker:
                     if time.monotonic() - claimed > CLAIM_EVERY_S:
                         claimed = time.monotonic()
                         await self.claim_orphans()
-                    read = await reader.read(streams, count=64, block=100)
-                    if read:
-                        await self.answer_all(read)
+                    # (what was read is answered once: if this fails, it stays pending and
+                    # is claimed again)
+                    answering, read = read, []
+                    if together:
+                        read = await self.answer_and_read(answering, streams)
+                    else:  # a Cluster: the reads of each slot are in flight apart
+                        if answering:
+                            await self.answer_all(answering)
+                        read = await reader.read(streams, count=64, block=100)
                 except Exception as exc:
                     # A dropped connection (or groups lost with the server's data) must not end
                     # the worker: what it read and did not ack stays pending and is claimed again.
@@ -115,23 +123,34 @@ class BotWorker:
                         with contextlib.suppress(Exception):
                             await ensure_groups(self.redis, self.specs)
                     await asyncio.sleep(0.5)
+            if read:  # read and not answered when told to stop
+                with contextlib.suppress(Exception):
+                    await self.answer_all(read)
         finally:
             await reader.close()
 
     async def claim_orphans(self) -> None:
         """Answer prompts a dead worker of our pools had read but not answered (XAUTOCLAIM):
-        without this they would wait for their deadline and get the default move."""
-        for key in self.keys:
-            reply = await self.redis.xautoclaim(key, PROMPT_GROUP, self.consumer, ORPHAN_IDLE_MS,
-                                                start_id="0-0", count=100)
-            entries = [(i, f) for i, f in reply[1] if f is not None]
-            if entries:
-                await self.answer_all([(key, entries)])
+        without this they would wait for their deadline and get the default move. Every
+        stream's claim in one round trip (each key alone on a Cluster)."""
+        keys = list(self.keys)
+        if is_cluster(self.redis):
+            replies = [await self.redis.xautoclaim(key, PROMPT_GROUP, self.consumer,
+                                                   ORPHAN_IDLE_MS, start_id="0-0", count=100)
+                       for key in keys]
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for key in keys:
+                pipe.xautoclaim(key, PROMPT_GROUP, self.consumer, ORPHAN_IDLE_MS,
+                                start_id="0-0", count=100)
+            replies = await pipe.execute()
+        claimed = [(key, entries) for key, reply in zip(keys, replies, strict=True)
+                   if (entries := [(i, f) for i, f in reply[1] if f is not None])]
+        if claimed:
+            await self.answer_all(claimed)
 
-    async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
-        """Answer every prompt read (from any number of streams) and ack them: one pipeline,
-        so one round trip (and one AOF fsync) however many partitions had prompts."""
-        pipe = self.redis.pipeline(transaction=False)
+    def queue_answers(self, pipe: Any, read: list[tuple[str, list[Entry]]]) -> None:
+        """Each prompt's answer and the acks of every prompt read, into `pipe`."""
         for key, entries in read:
             for _, fields in entries:
                 out = self.answer(self.keys[key], fields)
@@ -139,7 +158,29 @@ class BotWorker:
                     stream, body = out
                     pipe.xadd(stream, cast(Any, body))
             pipe.xack(key, PROMPT_GROUP, *[entry_id for entry_id, _ in entries])
+
+    async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
+        """Answer every prompt read (from any number of streams) and ack them: one pipeline,
+        so one round trip (and one AOF fsync) however many partitions had prompts."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_answers(pipe, read)
         await pipe.execute()
+
+    async def answer_and_read(self, read: list[tuple[str, list[Entry]]],
+                              streams: dict[str, str]) -> list[tuple[str, list[Entry]]]:
+        """Answer what was read and read the next prompts, in one round trip: the answers and
+        acks, then the blocking XREADGROUP, in one pipeline (the server runs them in order, so
+        the answers are in before the read waits). One server only: a Cluster's reads go by
+        slot."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_answers(pipe, read)
+        pipe.xreadgroup(PROMPT_GROUP, self.consumer, cast(Any, streams), count=64, block=100)
+        replies = await pipe.execute(raise_on_error=False)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return [(stream.decode() if isinstance(stream, bytes) else str(stream),
+                 cast(list[Entry], entries)) for stream, entries in replies[-1] or []]
 
     def answer(self, pool: str, fields: dict[bytes, bytes]) -> tuple[str, dict[str, str | bytes]] | None:
         try:

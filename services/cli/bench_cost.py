@@ -80,6 +80,14 @@ class Meter:
         self.pids = {**pids, "driver": [os.getpid()]}
         self.start: dict[str, Usage] = {}
         self.end: dict[str, Usage] = {}
+        self.calls_start: dict[str, int] = {}
+        self.calls_end: dict[str, int] = {}
+
+    async def calls(self) -> dict[str, int]:
+        """Valkey's calls so far, per command (`INFO commandstats`)."""
+        stats = await self.redis.info("commandstats")
+        return {name.removeprefix("cmdstat_"): int(v.get("calls", 0))
+                for name, v in stats.items() if isinstance(v, dict)}
 
     async def read(self) -> dict[str, Usage]:
         # The driver (this process) started the services and the embedded Valkey: they are
@@ -90,10 +98,12 @@ class Meter:
         return now
 
     async def begin(self) -> None:
+        self.calls_start = await self.calls()
         self.start = await self.read()
 
     async def finish(self) -> None:
         self.end = await self.read()
+        self.calls_end = await self.calls()
 
     def report(self, commands: int) -> dict[str, Any]:
         per = 1000 / commands if commands else 0.0
@@ -103,6 +113,12 @@ class Meter:
             "cpu_s_per_1000_commands_rules_and_bots": cpu.get("rules", 0.0) + cpu.get("bots", 0.0),
             "rss_mb": {k: u.rss / MB for k, u in self.end.items()},
             "processes": {k: len(v) for k, v in self.pids.items()},
+            # Valkey calls per command, the most frequent first (every client: the driver's
+            # polling of game status is among them, `hget`)
+            "valkey_calls_per_command": dict(sorted(
+                ((name, (n - self.calls_start.get(name, 0)) * per / 1000)
+                 for name, n in self.calls_end.items() if n > self.calls_start.get(name, 0)),
+                key=lambda item: -item[1])),
         }
 
 
