@@ -71,6 +71,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.cli import bench_env
 
         return bench_env.run(args)
+    if args.target == "ladder":
+        from services.cli import bench_ladder
+
+        return bench_ladder.run(args)
     if args.target == "search":
         from services.cli.bench_search import bench_search, format_search
 
@@ -118,12 +122,18 @@ def build_parser() -> argparse.ArgumentParser:
                        description="engine: complete games of random bots in this process. "
                                    "e2e: games through Redis and the real services, on a "
                                    "server of its own (never among your games).")
-    p.add_argument("target", choices=["engine", "e2e", "search", "env", "failover"],
+    p.add_argument("target", choices=["engine", "e2e", "search", "env", "failover", "ladder"],
                    help="engine: the rules alone; e2e: the whole service; search: the search "
                         "bot's decision time and playouts/s (in-process, vs heuristic bots); "
                         "env: the RL environments' steps/s (bots/env, docs/rl.md); failover: "
                         "games while the primary is killed again and again, and what was "
-                        "acknowledged checked against the logs (benchmarks/failover.md)")
+                        "acknowledged checked against the logs (benchmarks/failover.md); "
+                        "ladder: a ladder of its own and --bots bots of known strengths over "
+                        "HTTP (benchmarks/ladder.md)")
+    p.add_argument("--bots", type=at_least(4, 64), default=6,
+                   help="ladder: bots (search, heuristic, random in turn; default 6)")
+    p.add_argument("--deadline-ms", type=at_least(100), default=10_000,
+                   help="ladder: a bot's time per decision (default 10000)")
     p.add_argument("--steps", type=at_least(1), default=20_000,
                    help="env: random legal actions per measurement (default 20000)")
     p.add_argument("--rounds", type=at_least(1), default=1,
