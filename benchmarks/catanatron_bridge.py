@@ -297,7 +297,7 @@ def build_state(bmap: BoardMap, snap: Snapshot) -> State:
         del pool[: snap.cards[seat]]
         s.players[seat].hand = hand
     # Development cards: ours exact; the unseen ones (deck less ours and all played) likewise.
-    deck = list(s.rules.dev_deck)
+    deck = list(s.rules.cache.dev_deck)
     mine = [snap.dev.get(c, 0) for c in DEV_CARDS]
     s.players[me].dev = mine
     unseen = [deck[i] - mine[i] - sum(pl.get(c, 0) for pl in snap.played)

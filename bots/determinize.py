@@ -112,7 +112,7 @@ class ViewDeterminizer:
     def _deal_cards(self, s: State, view: View, me: int, my_dev: list[int],
                     rng: random.Random) -> None:
         vocab = s.rules.vocab
-        deck = list(s.rules.dev_deck)
+        deck = list(s.rules.cache.dev_deck)
         knight = vocab.dev_index.get("knight")
         played_knights = sum(p.knights for p in view.players)
         unseen = [deck[c] - my_dev[c] - (played_knights if c == knight else 0)

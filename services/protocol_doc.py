@@ -56,13 +56,13 @@ def command_owners() -> dict[str, list[str]]:
     """Who handles each registered command type: the base game, a module (or several, each
     alone), two modules only together (`a + b`), or no module at all."""
     codec()  # loads every wire module, those of outside packages included
-    handled = {"base": set(build_ruleset("base", ()).handlers)}
+    handled = {"base": set(build_ruleset("base", ()).registry.handlers)}
     for name in sorted(MODULES):
-        handled[name] = set(build_ruleset("base", (ModuleSpec(name=name),)).handlers)
+        handled[name] = set(build_ruleset("base", (ModuleSpec(name=name),)).registry.handlers)
     for pair in combinations(sorted(MODULES), 2):
         if _combine(pair):
             specs = tuple(ModuleSpec(name=n) for n in pair)
-            handled[" + ".join(pair)] = set(build_ruleset("base", specs).handlers)
+            handled[" + ".join(pair)] = set(build_ruleset("base", specs).registry.handlers)
     owners: dict[str, list[str]] = {}
     for tag, cls in sorted(COMMANDS.items()):
         if cls in handled["base"]:

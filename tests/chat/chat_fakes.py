@@ -16,6 +16,8 @@ class FakeChat:
         self.room: list[tuple[str, str]] = []
         self.private: list[tuple[str, str]] = []
         self.pictures: list[str] = []
+        self.private_pictures: list[tuple[str, str]] = []
+        self.private_pngs: list[bytes] = []
 
     async def say(self, room: str, text: str) -> None:
         self.room.append((room, text))
@@ -25,6 +27,10 @@ class FakeChat:
 
     async def whisper(self, user: str, text: str) -> None:
         self.private.append((user, text))
+
+    async def whisper_picture(self, user: str, png: bytes, name: str) -> None:
+        self.private_pictures.append((user, name))
+        self.private_pngs.append(png)
 
     def mention(self, user: str) -> str:
         return f"<{user}>"
@@ -42,6 +48,7 @@ class FakeGateway(GatewayClient):
         self.script = lines
         self.sent: list[Json] = []
         self.outcome = outcome or REFUSED
+        self.marked: list[list[tuple[str, int]]] = []  # the places of each board asked for
 
     async def create(self, seats: int, modules: list[Json], deadline_ms: int) -> Json:
         return {"table": TABLE, "owner_token": "owner"}
@@ -61,6 +68,10 @@ class FakeGateway(GatewayClient):
                     ) -> AsyncIterator[Json]:
         for line in self.script:
             yield line
+
+    async def board_png(self, table: str, marks: list[tuple[str, int]] | None = None) -> bytes:
+        self.marked.append(list(marks or []))
+        return b"\x89PNG"
 
     async def command(self, table: str, token: str, command: Json, version: int,
                       command_id: str) -> Json:

@@ -5,6 +5,7 @@ a real gateway, who may start a table, and a room whose table expired unstarted.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from chat_fakes import FakeChat, FakeGateway
 
 from services.chat.gateway_client import GatewayClient
-from services.chat.moves import MoveError, describe, parse
+from services.chat.moves import MoveError, describe, parse, targets
 from services.chat.tables import ChatGame, ChatTables, Player, Settings, prompt_text
 
 Json = dict[str, Any]
@@ -50,8 +51,11 @@ def test_a_move_the_prompt_does_not_offer_is_sent_as_written() -> None:
 
 @pytest.mark.parametrize(("text", "error"), [
     ("fly 3", "`fly` is not a move; `help` lists the moves."),
-    ("road x", "The edge is a number, not `x`: `road E` (a road on edge E)."),
-    ("road", "Usage: `road E` (a road on edge E)."),
+    ("road x", "`X` names no path yet (the board comes with the first prompt): `road P` (a "
+               "road on path P, a label such as F2-3)."),
+    ("road", "Usage: `road P` (a road on path P, a label such as F2-3)."),
+    ("robber 4 x", "The victim is a seat number, not `x`: `robber H [S]` (the robber to hex H, "
+                   "a letter, stealing from seat S)."),
     ("#9", "There is no option #9 in this prompt: its options are #1 to #4."),
     ("trade gold ore", "`gold` is not a resource: brick, grain, lumber, ore or wool."),
     ("trade ore", "Usage: `trade G R` (give G at your best harbour ratio for one R)."),
@@ -123,6 +127,9 @@ async def test_hands_and_prompts_go_to_the_player_alone() -> None:
     assert chat.private[0][1].startswith("✋ Your hand: 2 ore, 1 wool")
     assert chat.private[1][1].startswith("🎯 Your move")
     assert chat.room == []
+    # The prompt's places on a picture, to the player alone: its road's path and robber's hex.
+    assert chat.private_pictures == [("@ann", "t-1-your-move.png")]
+    assert tables.gateway.marked == [[("edge", 12), ("hex", 4)]]  # type: ignore[attr-defined]
 
 
 async def test_a_player_is_warned_before_the_default_move() -> None:
@@ -191,3 +198,119 @@ async def test_a_room_whose_table_expired_unstarted_makes_a_new_one(
     finally:
         await tables.close()
         await client.close()
+
+
+# -- a real board: places by label and in words ---------------------------------------------
+
+
+def real_view_and_prompt() -> tuple[Json, Json, Any]:
+    """A base game in its set-up: the first seat's view and prompt as the gateway streams
+    them (JSON), and the state."""
+    import msgspec
+
+    from services.rules.engine import initial_state, new_game, next_prompt, pending, view
+
+    state = initial_state(new_game("g-chat-places", 3, b"chat-places"))
+    prompt = next_prompt(state, pending(state))
+    return (msgspec.to_builtins(view(state, prompt.seat)), msgspec.to_builtins(prompt), state)
+
+
+def test_moves_name_places_by_the_labels_the_pictures_draw() -> None:
+    from services.chat.words import places_of
+    from services.render.places import labels_of
+
+    seen, prompt, state = real_view_and_prompt()
+    places = places_of(seen)
+    assert places is not None
+    names = labels_of(state.board.topo)
+    text = prompt_text({"version": 1, "deadline": None, "prompt": prompt}, places)
+    options = prompt["options"]
+    for i, option in enumerate(options[:15], 1):
+        label = names.vertices[option["vertex"]]
+        line = f"#{i} settle {label} — {places.vertex_words(option['vertex'])}"
+        assert line in text
+        assert parse(f"settle {label.lower()}", prompt, 0, places) == option  # any case
+        assert parse(f"#{i}", prompt, 0, places) == option
+    assert "The picture marks each place with its label." in text
+    assert not re.search(r"settle \d", text)
+    with pytest.raises(MoveError, match="`F2-3` is not a corner of this board"):
+        parse("settle F2-3", prompt, 0, places)
+    with pytest.raises(MoveError, match="`ZZ9` is not a corner of this board"):
+        parse("settle ZZ9", prompt, 0, places)
+    road = {"type": "BuildRoad", "seat": 0, "edge": 5}
+    assert describe(road, places) == f"road {names.edges[5]}"
+    assert parse(describe(road, places), MAIN, 0, places) == road
+
+
+def test_the_room_names_places_in_words() -> None:
+    from services.chat.words import places_of, said
+
+    seen, _, state = real_view_and_prompt()
+    places = places_of(seen)
+    assert places is not None
+    built = said({"type": "SettlementBuilt", "seat": 1, "vertex": 20}, ["ann", "bob", "cy"],
+                 places)
+    assert built == f"🏠 bob built a settlement on {places.vertex(20)}"
+    assert "corner (" in built
+    robber = said({"type": "RobberMoved", "seat": 0, "hex": 3, "victim": None}, ["ann"], places)
+    assert robber.endswith(f"moved the robber to {places.hex(3)}")
+    assert not re.search(r"(on|to|hex) \d", built + robber)
+
+
+async def test_a_person_plays_a_whole_game_from_what_the_messages_show(gateway: str) -> None:
+    """On a real gateway: a person plays a seat to the end from the direct messages alone,
+    answering each prompt with a move in words that names its place by the label the prompt's
+    picture draws (`settle F4`), never by `#N`; every such prompt comes with a picture marking
+    exactly its places with those labels, and the room names places in words."""
+    import xml.etree.ElementTree as ET
+
+    chat = FakeChat()
+    client = GatewayClient(gateway)
+    tables = ChatTables(chat, client, Settings(fill="heuristic", picture_every_s=0.0))
+    answered = by_label = 0
+    try:
+        await tables.on_message("!room", "@ann:hs", "!catan new --seats 2 --variant "
+                                "victory-points:target=5", False)
+        await tables.on_message("!room", "@ann:hs", "!catan join", False)
+        await tables.on_message("!room", "@ann:hs", "!catan start", False)
+        game = tables.games["!room"]
+        seen_prompts = 0
+        until = time.monotonic() + 600
+        while not game.finished:
+            assert time.monotonic() < until, chat.private[-3:]
+            prompts = [t for u, t in chat.private if t.startswith("🎯 Your move")]
+            if len(prompts) == seen_prompts:
+                await asyncio.sleep(0.05)
+                continue
+            seen_prompts = len(prompts)
+            text = prompts[-1]
+            options = re.findall(r"^\s+#\d+ (.+?)(?: — (.+))?$", text, re.M)
+            move = next((o for o, _ in options if re.match(r"(settle|city|road|robber) ", o)),
+                        None)
+            if move is not None:
+                # The picture sent with this prompt marks each offered place with its label.
+                assert chat.private_pngs[-1][:4] == b"\x89PNG"
+                marks = ",".join(f"{k}:{i}" for k, i in sorted(
+                    {t for o in game.players["@ann:hs"].prompt["options"]  # type: ignore[index]
+                     for t in targets(o)}))
+                svg = (await client.http.get(f"/v1/tables/{game.table}/board.svg",
+                                             params={"mark": marks})).text
+                drawn = {"".join(g.itertext()) for g in ET.fromstring(svg).iter()
+                         if g.get("class") == "target"}
+                assert move.split()[1] in drawn, (move, sorted(drawn)[:5])
+                assert not re.search(r"^(settle|city|road) \d", move)
+                by_label += 1
+            else:
+                plain = [o for o, _ in options if o in ("roll", "end")]
+                move = plain[0] if plain else "default"
+            answered += 1
+            await tables.on_message("@ann-dm", "@ann:hs", move, True)
+        await asyncio.sleep(0.5)
+    finally:
+        await tables.close()
+        await client.close()
+    assert by_label >= 4  # two settlements and two roads in the set-up at least
+    room = " ".join(t for _, t in chat.room)
+    assert "built a settlement on the " in room
+    assert not re.search(r"(built a \w+ on|robber to) (hex )?\d", room)
+    assert any(t.startswith(("🏆", "🏁")) for _, t in chat.room)

@@ -228,7 +228,7 @@ class Checker:
         totals = [sum(column) for column in zip(state.bank, *hands, strict=True)]
         assert totals == [19, 19, 19, 19, 19], f"bank + hands = {totals} after {e!r}"
         assert min(min(state.bank), *(min(h) for h in hands)) >= 0, f"a negative count after {e!r}"
-        limits = state.rules.limits
+        limits = state.rules.cache.limits
         held_dev = 0
         for p in players:
             assert len(p.roads) <= limits["road"] == 15
@@ -264,7 +264,7 @@ class Checker:
             assert max(knights) < 3, f"largest army unclaimed at {knights}"
         if not state.finished and state.phase != SETUP:
             seat = state.current
-            assert score(state)[seat] < state.rules.win_target(state, seat), "a win was missed"
+            assert score(state)[seat] < state.rules.hooks.win_target(state, seat), "a win was missed"
 
     def check_redaction(self, state: State, e: Event) -> None:
         involved = {e.thief, e.victim} if isinstance(e, CardStolen) else {e.seat}  # type: ignore[attr-defined]
@@ -280,7 +280,7 @@ class Checker:
         if e.reason == "victory":
             assert e.winner == state.current, "a seat won outside its own turn"
             assert e.scores == score(state)
-            assert e.scores[e.winner] >= state.rules.win_target(state, e.winner)
+            assert e.scores[e.winner] >= state.rules.hooks.win_target(state, e.winner)
 
     def check_expensive(self, state: State) -> None:
         check_views(state)

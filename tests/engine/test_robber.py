@@ -137,7 +137,7 @@ def test_rejects_base_robber_hex_where_the_ruleset_narrows_the_robbers_hexes(
     t = table()
     allowed = {t.hex("(2,-2)"), t.hex("(0,2)")}
     # The ruleset is shared by every game using it: monkeypatch puts the hook back afterwards.
-    monkeypatch.setattr(t.state.rules, "robber_hexes", lambda state, seat: sorted(allowed))
+    monkeypatch.setattr(t.state.rules.hooks, "robber_hexes", lambda state, seat: sorted(allowed))
     roll_seven(t)
     t.rejects(MoveRobber(seat=0, hex=t.hex("(1,0)"), victim=1), "base.robber.hex")
     t.when(MoveRobber(seat=0, hex=t.hex("(0,2)")))

@@ -51,7 +51,7 @@ def test_step_gives_the_events_and_state_of_decide_then_evolve(module: str, seat
             for e in events:
                 evolve(folded, e)
             assert step(stepped, command, dealer_b) == events, f"decision at version {folded.version}"
-            derived += any(type(e) in folded.rules.derive_after for e in events)
+            derived += any(type(e) in folded.rules.registry.derive_after for e in events)
         assert stepped.finished
         assert stepped.to_dict() == folded.to_dict()
     assert derived > 0  # the derivers' path (no scratch copy) was exercised

@@ -34,12 +34,12 @@ def test_rejects_base_command_unknown_for_a_command_outside_the_ruleset(
     # A ruleset without EndTurn (as a module could define one) does not know the command.
     # (The base ruleset is shared: monkeypatch puts its handlers back after the test.)
     rules = t.state.rules
-    handlers = rules.handlers
-    monkeypatch.setattr(rules, "handlers", {k: v for k, v in handlers.items() if k is not EndTurn})
+    handlers = rules.registry.handlers
+    monkeypatch.setattr(rules.registry, "handlers", {k: v for k, v in handlers.items() if k is not EndTurn})
     t.script("dice", (2, 2))
     t.when(RollDice(seat=0))
     t.rejects(EndTurn(seat=0), "base.command.unknown")
-    monkeypatch.setattr(rules, "handlers", handlers)
+    monkeypatch.setattr(rules.registry, "handlers", handlers)
     t.when(EndTurn(seat=0))
 
 

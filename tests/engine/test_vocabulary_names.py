@@ -88,7 +88,7 @@ def test_rejects_base_robber_no_choice_when_the_thief_names_a_card_of_the_base_g
 def test_a_command_without_names_keeps_its_handler_unwrapped() -> None:
     """The check costs nothing on the hot path of a roll or the end of a turn; the maritime
     trade and the robber check their own names where they look them up (SELF_CHECKED)."""
-    handlers = Table().state.rules.handlers
+    handlers = Table().state.rules.registry.handlers
     assert handlers[RollDice] is roll_dice
     assert handlers[EndTurn] is end_turn
     assert handlers[MaritimeTrade] is maritime
@@ -103,6 +103,6 @@ def test_a_self_checking_handler_a_module_wraps_is_checked_before_the_module() -
     t.finish_setup()
     t.turn_of(0)
     t.give(0, ore=4)
-    assert t.state.rules.handlers[MaritimeTrade] is not maritime
+    assert t.state.rules.registry.handlers[MaritimeTrade] is not maritime
     t.rejects(MaritimeTrade(seat=0, give="ore", get="coal"), "base.vocab.unknown_resource")
     t.rejects(MaritimeTrade(seat=0, give="ore", get="oil"), "oil_springs.oil.no_maritime")

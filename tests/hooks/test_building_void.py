@@ -3,6 +3,7 @@ Attack conquest); Harbormaster gives it no harbor points."""
 
 from toy import toy
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.state import Rules
 from services.rules.engine.variants.harbormaster import harbor_points
 
@@ -11,7 +12,7 @@ def test_a_voided_building_earns_no_harbor_points() -> None:
     voided: set[int] = set()
 
     def install(rules: Rules) -> None:
-        rules.building_void.append(lambda state, seat, v: v in voided)
+        rules.add_hook(hk.BUILDING_VOID, lambda state, seat, v: v in voided)
 
     t = toy("toy-void", install, seats=3)
     harbor = [v for v, k in enumerate(t.state.board.vertex_harbor) if k is not None]

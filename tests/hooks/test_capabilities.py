@@ -19,6 +19,7 @@ from services.rules.engine.capabilities import (
     SECOND_ROLL,
     TRADE_TOKENS,
 )
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.modules import COMBINATIONS, MODULES, build_ruleset, combinations_for
 from services.rules.engine.ruleset import Capability
 from services.rules.engine.state import Rules
@@ -66,7 +67,7 @@ def test_a_module_asks_for_what_another_provides_when_it_decides() -> None:
             return []
 
         rules.derive((), derive)
-        rules.ext("toy-asker", lambda state, created: 0, lambda x: x)
+        rules.module_state(StateKey("toy-asker", int), lambda state, created: 0)
 
     toy("toy-asker", install, seats=2)
     for modules in (["toy-asker", "catan-for-two"], ["catan-for-two", "toy-asker"], ["toy-asker"]):
@@ -92,9 +93,9 @@ def test_every_combination_names_two_modules_and_installs_only_with_both() -> No
 def test_a_pair_rule_is_in_the_game_only_with_both_modules() -> None:
     from events.rivers import BuildNeutralBridge
 
-    assert BuildNeutralBridge in rules_of("rivers", "catan-for-two").handlers
-    assert BuildNeutralBridge in rules_of("catan-for-two", "rivers").handlers
-    assert BuildNeutralBridge not in rules_of("rivers").handlers
+    assert BuildNeutralBridge in rules_of("rivers", "catan-for-two").registry.handlers
+    assert BuildNeutralBridge in rules_of("catan-for-two", "rivers").registry.handlers
+    assert BuildNeutralBridge not in rules_of("rivers").registry.handlers
 
 
 SOURCES = sorted((ENGINE / "scenarios").rglob("*.py")) + sorted((ENGINE / "variants").rglob("*.py"))
@@ -103,7 +104,7 @@ SOURCES = sorted((ENGINE / "scenarios").rglob("*.py")) + sorted((ENGINE / "varia
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ENGINE)))
 def test_no_module_asks_which_other_modules_are_on(path: Path) -> None:
     """A module asks for capabilities: it never looks for another module by name (the list of
-    modules, another module's state in `state.ext` or `rules.init_ext`)."""
+    modules, another module's state in `state.ext` or `rules.states`)."""
     text = path.read_text()
     assert not re.search(r"spec\.name\s*==|\.modules\b|\[\"modules\"\]", text)
-    assert not re.search(r"\bin (state\.|state\.rules\.|rules\.)(ext|init_ext)\b", text)
+    assert not re.search(r"\bin (state\.|state\.rules\.|rules\.)(ext|states\.keys|states\.init)\b", text)

@@ -5,6 +5,7 @@ from toy import toy
 
 from events.commands import EndTurn
 from events.events import Event, TurnEnded
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.state import Rules
 
 
@@ -20,8 +21,8 @@ class Vote(Event, frozen=True, kw_only=True):
 
 def test_an_end_of_turn_step_runs_before_the_turn_passes() -> None:
     def install(rules: Rules) -> None:
-        rules.end_of_turn.append(lambda state, seat, dealer: [Tick(seat=seat)])
-        rules.evolvers[Tick] = lambda state, e: None
+        rules.add_hook(hk.END_OF_TURN, lambda state, seat, dealer: [Tick(seat=seat)])
+        rules.evolve_with(Tick, lambda state, e: None)
 
     t = toy("toy-end-tick", install)
     t.turn_of(0)
@@ -30,13 +31,13 @@ def test_an_end_of_turn_step_runs_before_the_turn_passes() -> None:
 
 def test_a_step_that_opens_a_stage_holds_the_turn() -> None:
     def install(rules: Rules) -> None:
-        rules.end_of_turn.append(lambda state, seat, dealer: [Vote(seat=seat)])
+        rules.add_hook(hk.END_OF_TURN, lambda state, seat, dealer: [Vote(seat=seat)])
 
         def open_vote(state, e):  # type: ignore[no-untyped-def]
             state.phase = "toy.vote"
 
-        rules.evolvers[Vote] = open_vote
-        rules.prompters["toy.vote"] = lambda state: []
+        rules.evolve_with(Vote, open_vote)
+        rules.prompt("toy.vote", lambda state: [])
 
     t = toy("toy-end-vote", install)
     t.turn_of(0)

@@ -4,6 +4,7 @@
 from toy import toy
 
 from events.commands import BuildRoad, BuildSettlement
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.roads import distance_ok, network_vertices
 from services.rules.engine.state import Rules
 
@@ -15,7 +16,7 @@ def test_a_permit_allows_an_edge_on_the_sea() -> None:
             return not state.board.topo.edge_is_land[e] and any(
                 v in network_vertices(state, seat) for v in ends)
 
-        rules.road_permits.append(ship_lane)
+        rules.add_hook(hk.ROAD_PERMITS, ship_lane)
 
     t = toy("toy-ships", install)
     t.turn_of(0)
@@ -33,7 +34,7 @@ def test_a_permit_allows_a_settlement_away_from_the_network() -> None:
     site = -1
 
     def install(rules: Rules) -> None:
-        rules.settlement_permits.append(lambda state, seat, v: v == site)
+        rules.add_hook(hk.SETTLEMENT_PERMITS, lambda state, seat, v: v == site)
 
     t = toy("toy-reach", install)
     t.turn_of(0)

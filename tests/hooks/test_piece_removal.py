@@ -6,6 +6,7 @@ from toy import toy
 from events.commands import Command
 from events.events import Event, LongestRoadChanged
 from events.pieces import PieceRemoved
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import State
 from services.rules.engine.testing import Table
@@ -25,7 +26,7 @@ def flood(state: State, cmd: Flood, dealer: Dealer) -> list[Event]:
 
 def flooding(**table: object) -> Table:
     def install(rules) -> None:  # type: ignore[no-untyped-def]
-        rules.handlers[Flood] = flood
+        rules.handle(Flood, flood)
         rules.allow("main", Flood)
 
     return toy("toy-flood", install, **table)
@@ -70,7 +71,7 @@ def test_the_kit_places_and_removes_pieces_of_a_modules_kind() -> None:
 
     def install(rules) -> None:  # type: ignore[no-untyped-def]
         rules.vocab.add_piece(PieceKind("ship", "edge", 15, route=True))
-        rules.road_permits.append(lambda state, seat, e: not state.board.topo.edge_is_land[e])
+        rules.add_hook(hk.ROAD_PERMITS, lambda state, seat, e: not state.board.topo.edge_is_land[e])
 
     t = toy("toy-kit-ships", install)
     v = next(iter(t.state.players[0].settlements))

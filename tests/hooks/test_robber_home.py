@@ -6,6 +6,7 @@ from toy import toy
 
 from events.commands import MoveRobber
 from events.events import ModuleSpec, RobberMoved
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pending
 from services.rules.engine.state import NO_ONE, ROBBER, Rules
 from services.rules.engine.testing import Table
@@ -13,16 +14,16 @@ from services.rules.engine.testing import Table
 
 def test_the_base_home_is_the_desert() -> None:
     t = Table()
-    assert t.state.rules.robber_home(t.state) == t.hex("(0,0)")
+    assert t.state.rules.hooks.robber_home(t.state) == t.hex("(0,0)")
 
 
 def test_a_module_sends_the_robber_off_the_board_and_only_there() -> None:
     def install(rules: Rules) -> None:
-        rules.robber_home = lambda state: NO_ONE
-        rules.robber_hexes = lambda state, seat: [NO_ONE]  # a toy rule: nowhere but off
+        rules.set_hook(hk.ROBBER_HOME, lambda state: NO_ONE)
+        rules.set_hook(hk.ROBBER_HEXES, lambda state, seat: [NO_ONE])  # a toy rule: nowhere but off
 
     t = toy("toy-robber-home", install)
-    assert t.state.rules.robber_home(t.state) == NO_ONE
+    assert t.state.rules.hooks.robber_home(t.state) == NO_ONE
     t.turn_of(0)
     t.state.phase = ROBBER
     t.state.robber_from = "seven"

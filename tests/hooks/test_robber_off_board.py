@@ -9,6 +9,7 @@ from toy import toy
 
 from events.commands import MoveRobber, PlayKnight
 from events.events import RobberMoved
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pending
 from services.rules.engine.base.turn import OFF_BOARD, robber_refuges
 from services.rules.engine.mapdata import load_map, parse, register_map
@@ -17,7 +18,7 @@ from services.rules.engine.state import NO_ONE, Rules, State
 
 def test_a_hook_offering_off_board_takes_the_robber_off() -> None:
     def install(rules: Rules) -> None:
-        rules.robber_hexes = lambda state, seat: [OFF_BOARD]
+        rules.set_hook(hk.ROBBER_HEXES, lambda state, seat: [OFF_BOARD])
 
     t = toy("toy-robber-off", install)
     t.give_dev(0, "knight")

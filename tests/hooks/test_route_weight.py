@@ -3,6 +3,7 @@ camel counts 2)."""
 
 from toy import toy
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.roads import longest_road
 from services.rules.engine.state import Rules
 
@@ -11,7 +12,7 @@ def test_weighted_edges_lengthen_the_longest_road() -> None:
     camels: set[int] = set()
 
     def install(rules: Rules) -> None:
-        rules.route_weight = lambda state, seat, edge: 2 if edge in camels else 1
+        rules.set_hook(hk.ROUTE_WEIGHT, lambda state, seat, edge: 2 if edge in camels else 1)
 
     t = toy("toy-camels", install)
     plain = longest_road(t.state, 0)

@@ -19,7 +19,7 @@ TWO = ModuleSpec(name="catan-for-two")
 
 def always_eleven(state: State, seat: int, dealer: Dealer, first: int) -> list[Event]:
     return [DiceRolled(seat=seat, d1=5, d2=6, n=state.rolls),
-            *state.rules.resolve_number(state, seat, 11, dealer)]
+            *state.rules.hooks.resolve_number(state, seat, 11, dealer)]
 
 
 def install(rules: Rules) -> None:

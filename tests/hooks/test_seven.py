@@ -5,17 +5,18 @@ from toy import toy
 
 from events.commands import RollDice
 from events.events import DiceRolled
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pending
 from services.rules.engine.state import MAIN, Rules
 
 
 def no_robber(rules: Rules) -> None:
-    rules.seven = lambda state, seat, dealer: []  # no discards either
+    rules.set_hook(hk.SEVEN, lambda state, seat, dealer: [])  # no discards either
 
     def back_to_main(state):  # type: ignore[no-untyped-def]
         state.phase = MAIN
 
-    rules.seven_stage = back_to_main
+    rules.set_hook(hk.SEVEN_STAGE, back_to_main)
 
 
 def test_a_seven_without_robber_goes_straight_on_to_the_main_phase() -> None:

@@ -98,8 +98,8 @@ def test_a_modules_map_is_played_with_its_pre_placed_pieces_and_numbers() -> Non
         assert len(p.settlements) == 2
         assert len(p.pieces["ship"]) == 1
         ship = next(iter(p.pieces["ship"]))
-        assert t.state.rules.route_weight is not None
-        assert t.state.rules.route_weight(t.state, seat, ship) == 2
+        assert t.state.rules.hooks.route_weight is not None
+        assert t.state.rules.hooks.route_weight(t.state, seat, ship) == 2
 
 
 def test_terrain_pools_with_numbers_printed_in_place() -> None:

@@ -14,7 +14,7 @@ def test_a_module_extends_the_vocabularies() -> None:
         v.add_terrain("oil_spring", "oil")
         v.add_dev_card("treason", 4)
         v.add_piece(PieceKind("metropolis", "vertex", 4, level=3, vp=3))
-        rules.costs["metropolis"] = (0, 1, 0, 1, 1, 2)
+        rules.cost("metropolis", (0, 1, 0, 1, 1, 2))
 
     t = toy("toy-oil", install)
     vocab = t.state.rules.vocab
@@ -22,7 +22,7 @@ def test_a_module_extends_the_vocabularies() -> None:
     assert vocab.resource_index["oil"] == 5
     assert t.state.bank[5] == 15
     assert all(len(p.hand) == 6 and len(p.dev) == 6 for p in t.state.players)
-    assert len(t.state.rules.costs["road"]) == 6  # base costs padded to the new width
+    assert len(t.state.rules.cache.costs["road"]) == 6  # base costs padded to the new width
     assert vocab.terrains["oil_spring"] == 5
     assert t.state.deck[vocab.dev_index["treason"]] == 4
     assert pieces_left(t.state, 0, "metropolis") == 4

@@ -5,13 +5,14 @@ from toy import toy
 
 from events.commands import BuildRoad
 from events.events import GameFinished
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.roads import legal_road_edges
 from services.rules.engine.state import Rules
 
 
 def test_a_module_decides_who_wins() -> None:
     def install(rules: Rules) -> None:
-        rules.wins = lambda state, seat: len(state.players[seat].roads) >= 3
+        rules.set_hook(hk.WINS, lambda state, seat: len(state.players[seat].roads) >= 3)
 
     t = toy("toy-wins", install)
     t.turn_of(0)
@@ -22,7 +23,7 @@ def test_a_module_decides_who_wins() -> None:
 
 
 def test_a_module_vp_event_triggers_the_victory_check() -> None:
-    """`rules.vp_events`: an event after which a module's VP bonus may have changed (no
+    """`rules.registry.vp_events`: an event after which a module's VP bonus may have changed (no
     building, no award) is followed by the victory check."""
     from events.commands import EndTurn
     from events.events import TurnEnded
@@ -30,8 +31,8 @@ def test_a_module_vp_event_triggers_the_victory_check() -> None:
     rich: set[int] = set()
 
     def install(rules: Rules) -> None:
-        rules.vp_bonus.append(lambda state, seat, public: 8 if seat in rich else 0)
-        rules.vp_events.add(TurnEnded)
+        rules.add_hook(hk.VP_BONUS, lambda state, seat, public: 8 if seat in rich else 0)
+        rules.registry.vp_events.add(TurnEnded)
 
     t = toy("toy-vp-events", install)
     t.turn_of(0)

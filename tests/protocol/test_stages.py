@@ -75,7 +75,7 @@ def open_ended(state: State, prompt: Prompt, rng: random.Random) -> Command | No
     for currency in state.rules.vocab.currencies:  # gold: the base offer names it
         tries.append(ProposeTrade(seat=seat, give={give: 1}, get={currency: 1},
                                   to=((seat + 1) % state.n,)))
-    if ProposeUndo in state.rules.handlers:
+    if ProposeUndo in state.rules.registry.handlers:
         tries.append(ProposeUndo(seat=seat, to_version=undo_log(state).floor))
     command = rng.choice(tries)
     try:

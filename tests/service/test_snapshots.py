@@ -169,3 +169,30 @@ async def test_replicas_taking_turns_on_a_game_catch_up_from_the_tail_alone(
         assert judged.state.to_dict() == script.state.to_dict()
     assert reloads == []
     assert [e.event for e in await log(store, req.game_id)][1:] == script.events
+
+
+async def test_games_beyond_the_bound_leave_memory_and_play_on_when_a_command_comes(
+    redis_client: Redis, store: EventStore,
+) -> None:
+    """A rules service keeps at most `games_in_memory` games folded: creating more drops the
+    least recently used, and a dropped game's next command folds it again from the log and is
+    judged exactly as the reference would (its events, its state)."""
+    bounded = RulesService(redis_client, "rules-bounded",
+                           config=ServiceConfig(games_in_memory=2))
+    scripts = []
+    for i in range(4):
+        req = create_request(f"g-bound-{i}")
+        scripts.append(Script.start(req, await create_game(bounded, req)))
+        assert len(bounded.slots) <= 2
+    assert list(bounded.slots) == ["g-bound-2", "g-bound-3"]  # the most recent two
+    for turn in range(12):  # every game, dropped or not, in turn
+        script = scripts[turn % 4]
+        move, _ = script.next()
+        await send(redis_client, move)
+        await pump(bounded)
+        assert (await outcome_of(store, move) or {})["status"] == "accepted"
+        assert len(bounded.slots) <= 2
+        assert bounded.slots[move.game_id].state.to_dict() == script.state.to_dict()
+    for script in scripts:
+        game_id = script.created.game_id
+        assert [e.event for e in await log(store, game_id)][1:] == script.events

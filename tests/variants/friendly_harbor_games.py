@@ -90,7 +90,7 @@ class Checker:
             assert "Harbormaster card" in e.describe()  # type: ignore[attr-defined]
         elif kind is GameFinished:
             target = BASE_TARGET + (1 if self.harbormaster else 0)
-            assert state.rules.win_target(state, 0) == target
+            assert state.rules.hooks.win_target(state, 0) == target
             if e.winner is not None:  # type: ignore[attr-defined]
                 assert e.scores[e.winner] >= target  # type: ignore[attr-defined]
 
@@ -125,7 +125,7 @@ class Checker:
                 assert pts[held] == max(pts), (held, pts)
         if not state.finished and state.phase != SETUP:
             seat = state.current
-            assert score(state)[seat] < state.rules.win_target(state, seat), "a win was missed"
+            assert score(state)[seat] < state.rules.hooks.win_target(state, seat), "a win was missed"
 
 
 def modules_for(names: Sequence[str]) -> tuple[ModuleSpec, ...]:

@@ -179,7 +179,7 @@ def test_catan_for_two_token_gain_twenty_tokens_five_per_player_at_the_start() -
 def test_catan_for_two_is_a_two_seat_module() -> None:
     with pytest.raises(RulesetError):
         new_game("x", 3, b"seed", modules=[SPEC])
-    assert table().state.rules.win_target(table().state, 0) == 10
+    assert table().state.rules.hooks.win_target(table().state, 0) == 10
 
 
 def test_catan_for_two_neutral_no_production_neutrals_get_nothing_and_are_never_robbed() -> None:

@@ -269,7 +269,7 @@ def test_harbormaster_with_catan_for_two_neutral_buildings_earn_no_harbor_points
     assert view_points(t) == before
     assert len(view_points(t)) == 2
     assert t.state.ext["harbormaster"] == -1
-    assert t.state.rules.win_target(t.state, 0) == 11  # Catan for Two's 10, plus 1
+    assert t.state.rules.hooks.win_target(t.state, 0) == 11  # Catan for Two's 10, plus 1
 
 
 def view_points(t: Table) -> list[int]:

@@ -145,9 +145,9 @@ def test_harbormaster_rule_ids_are_registered() -> None:
 
 def test_harbormaster_win_target_is_eleven_in_the_base_game() -> None:
     t = table()
-    assert t.state.rules.win_target(t.state, 0) == 11
+    assert t.state.rules.hooks.win_target(t.state, 0) == 11
     assert view(t.state, 0).vp_target == 11
-    assert table(harbormaster=False).state.rules.win_target(t.state, 0) == 10
+    assert table(harbormaster=False).state.rules.hooks.win_target(t.state, 0) == 10
 
 
 def ten_vp_after_a_settlement(harbormaster: bool) -> tuple[Table, list[object]]:

@@ -127,12 +127,12 @@ def check_views(state: State, log: Sequence[Event], counts: Counter[str]) -> Non
 def test_every_private_event_of_these_modules_has_a_redactor(combo: tuple[str, ...]) -> None:
     created = new_game("r", seats_of(combo), b"r", modules=[ModuleSpec(name=n) for n in combo])
     rules = initial_state(created).rules
-    private_here = {k for k in PRIVATE if k in rules.evolvers}
-    assert private_here <= set(rules.redactors)
+    private_here = {k for k in PRIVATE if k in rules.registry.evolvers}
+    assert private_here <= set(rules.registry.redactors)
     # No other event of these modules is redacted: PRIVATE lists them all.
     mine = {"events.catan_for_two", "events.event_cards", "events.harbormaster"}
-    assert {k for k in rules.redactors if k.__module__ in mine} <= private_here
-    assert EventCardDrawn not in rules.redactors  # the revealed card is public
+    assert {k for k in rules.registry.redactors if k.__module__ in mine} <= private_here
+    assert EventCardDrawn not in rules.registry.redactors  # the revealed card is public
 
 
 @pytest.mark.parametrize("combo", COMBOS, ids=IDS)

@@ -170,7 +170,7 @@ class PairChecker:
         elif kind is GameFinished:
             winner = e.winner  # type: ignore[attr-defined]
             if winner is not None:
-                assert total[winner] >= state.rules.win_target(state, winner)
+                assert total[winner] >= state.rules.hooks.win_target(state, winner)
 
     def check_turn_chance(self) -> None:
         if self.cards:

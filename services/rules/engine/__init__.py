@@ -180,7 +180,7 @@ def initial_state(created: GameCreated) -> State:
     s.vertex_level = [0] * board.n_vertices
     s.edge_owner = [NO_ONE] * board.n_edges
     s.bank = list(vocab.bank)
-    s.deck = list(rules.dev_deck)
+    s.deck = list(rules.cache.dev_deck)
     s.players = [s.new_player(i) for i in range(created.seats)]
     s.discards = [0] * created.seats
     s.free_roads = 0
@@ -194,7 +194,7 @@ def initial_state(created: GameCreated) -> State:
     s.turn_limit = created.turn_limit
     s.ext = {}
     pieces.preplace(s)
-    for name, init in rules.init_ext.items():
+    for name, init in rules.states.init.items():
         s.ext[name] = init(s, created)
     return s
 

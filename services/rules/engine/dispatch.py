@@ -21,7 +21,7 @@ from services.rules.engine.state import State
 def decide(state: State, command: Command, dealer: Dealer) -> list[Event]:
     """The events `command` causes, or Rejected. Never changes `state`."""
     events = _handler(state, command)(state, command, dealer)
-    derive_after = state.rules.derive_after
+    derive_after = state.rules.registry.derive_after
     for e in events:
         if type(e) in derive_after:
             scratch = state.copy()
@@ -38,7 +38,7 @@ def step(state: State, command: Command, dealer: Dealer) -> list[Event]:
     copy folded a second time. A rejected command raises before anything is folded: `state`
     is unchanged."""
     events = _handler(state, command)(state, command, dealer)
-    derive_after = state.rules.derive_after
+    derive_after = state.rules.registry.derive_after
     triggered = False
     for e in events:
         evolve(state, e)
@@ -55,12 +55,12 @@ def _handler(state: State, command: Command) -> Handler:
     rules = state.rules
     if state.finished:
         raise reject("base.game.over", "the game is over")
-    handler = rules.handlers.get(type(command))
+    handler = rules.registry.handlers.get(type(command))
     if handler is None:
         raise reject("base.command.unknown", f"{type(command).__name__} is not part of this ruleset")
     if not 0 <= command.seat < state.n:
         raise reject("base.seat.unknown", f"there is no seat {command.seat} in this game")
-    allowed = rules.phase_commands.get(state.phase, ())
+    allowed = rules.registry.phase_commands.get(state.phase, ())
     if type(command) not in allowed:
         raise reject(
             phase_refusal(state, command),
@@ -71,7 +71,7 @@ def _handler(state: State, command: Command) -> Handler:
 
 def phase_refusal(state: State, command: Command) -> str:
     """The most specific rule a command breaks by coming at the wrong moment."""
-    for explain in state.rules.phase_refusal:
+    for explain in state.rules.hooks.phase_refusal:
         rule_id = explain(state, command)
         if rule_id is not None:
             return rule_id
@@ -82,7 +82,7 @@ def _with_consequences(folded: State, out: list[Event], dealer: Dealer) -> list[
     """Run the derivers (awards, victory, module consequences) on `folded`, a state the
     events `out` have already been folded into; their events are folded too and appended."""
     seen = {type(e) for e in out}
-    for triggers, derive in folded.rules.derivers:
+    for triggers, derive in folded.rules.registry.derivers:
         if folded.finished:
             break
         if triggers.isdisjoint(seen):
@@ -96,7 +96,7 @@ def _with_consequences(folded: State, out: list[Event], dealer: Dealer) -> list[
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event into the state (in place). Never fails on a valid log."""
-    state.rules.evolvers[type(event)](state, event)
+    state.rules.registry.evolvers[type(event)](state, event)
     state.version += 1
     return state
 
@@ -105,7 +105,7 @@ def pending(state: State) -> list[Prompt]:
     """Who must act now, each with the legal commands; empty when the game is over."""
     if state.finished:
         return []
-    return state.rules.prompters[state.phase](state)
+    return state.rules.registry.prompters[state.phase](state)
 
 
 def next_prompt(state: State, prompts: list[Prompt]) -> Prompt:

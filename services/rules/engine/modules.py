@@ -25,6 +25,7 @@ from services.rules.engine import (
     variants,
     vocab_check,
 )
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.advice import Advice
 from services.rules.engine.base import scoring
 from services.rules.engine.base.stages import STAGES as BASE_STAGES
@@ -146,7 +147,7 @@ def _build(name: str, key: bytes) -> Rules:
     rules: Rules = Ruleset(name=name, modules=specs)
     base.install(rules)
     review.install(rules)
-    rules.redactors.update(BASE_REDACTORS)
+    rules.registry.redactors.update(BASE_REDACTORS)
     # The modules, then the rules of their pairs, then the table rules (undo), which wrap
     # everything the others installed.
     ordered = sorted(specs, key=lambda s: MODULES[s.name].kind == "table")
@@ -160,8 +161,8 @@ def _build(name: str, key: bytes) -> Rules:
     scoring.install_victory(rules)
     rules.freeze()
     vocab_check.install(rules)  # every handler the names of its command reach
-    if rules.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
-        rules.route_weight = pieces.kind_weight  # a route kind counting other than 1 (vocab)
+    if rules.hooks.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
+        rules.set_hook(hk.ROUTE_WEIGHT, pieces.kind_weight)  # a route kind counting other than 1 (vocab)
     return rules
 
 

@@ -20,7 +20,7 @@ def restore(state: State, d: dict[str, Any]) -> State:
         elif name == "trade":
             state.trade = None if value is None else _trade(value)
         elif name == "ext":
-            state.ext = {k: state.rules.ext_from_dict[k](v) for k, v in value.items()}
+            state.ext = state.rules.states.load_all(value)
         elif name in _TUPLES:
             setattr(state, name, tuple(value))
         else:

@@ -17,5 +17,5 @@ def evolve_reviewed(state: State, e: RulingReviewed) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.evolvers[RulingReviewed] = evolve_reviewed
-    rules.reversible.add(RulingReviewed)
+    rules.evolve_with(RulingReviewed, evolve_reviewed)
+    rules.registry.reversible.add(RulingReviewed)

@@ -21,10 +21,13 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from events.commands import Command
 from events.events import Event, GameCreated, ModuleSpec
-from services.rules.engine import hooks
 from services.rules.engine.advice import Advice
 from services.rules.engine.chance import Dealer
+from services.rules.engine.hooks import Deriver, Prompter
+from services.rules.engine.hooktable import Hook, HookList, HookTable
+from services.rules.engine.modstate import ModuleStates, StateKey, ViewData
 from services.rules.engine.narration import Narrator, Sketch
+from services.rules.engine.registry import Registry
 from services.rules.engine.vocab import Vocabulary, base_vocabulary
 
 ST = TypeVar("ST")  # the state type (engine.state.State)
@@ -35,6 +38,7 @@ P = DefaultTypeVar("P", default=Any)
 C = TypeVar("C", bound=Command)
 E = TypeVar("E", bound=Event)
 T = TypeVar("T")
+F = TypeVar("F")
 
 
 class RulesetError(ValueError):
@@ -52,14 +56,6 @@ class Capability(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Capability({self.name!r})"
-
-# Handlers, evolvers and redactors are stored per command / event type, so their second
-# parameter is only known per entry: `handle` and `evolve_with` type each one against its own
-# type when it is registered.
-Handler = Callable[[ST, Any, Dealer], list[Event]]
-Evolver = Callable[[ST, Any], None]
-Redactor = Callable[[Any, "int | None"], Event]
-
 
 @dataclass(frozen=True)
 class SetupRound:
@@ -121,86 +117,47 @@ class Module(Generic[MS, P]):
         """Adjust the game-creation data (layout, set-up pieces) before `GameCreated` is made."""
 
 
-def _unset(*args: object) -> Any:
-    raise NotImplementedError("hook not installed")
+class CostCache:
+    """What things cost, and the numbers `freeze` copies out of the vocabulary for the hot
+    paths (ruleset fields are C struct fields when compiled)."""
 
-
-# A native class when compiled: every hook and table the engine reads on each decision is then
-# a C struct field, not a dictionary lookup. (Not a dataclass: a native generic dataclass fails
-# at import on Python 3.11, "attribute '__dict__' of 'type' objects is not writable".)
-class Ruleset(Generic[ST]):
-    name: str
-    modules: tuple[ModuleSpec, ...]
-    vocab: Vocabulary
-    handlers: dict[type[Command], Handler[ST]]
-    evolvers: dict[type[Event], Evolver[ST]]
-    phase_commands: dict[str, set[type[Command]]]
-    prompters: dict[str, hooks.Prompter[ST]]
-    # (event types that trigger it, deriver): derivers look at the state *after* the primary
-    # events and return consequences (awards, victory). Run in registration order.
-    derivers: list[tuple[frozenset[type[Event]], hooks.Deriver[ST]]]
-    derive_after: set[type[Event]]
-    # Module events after which a seat's VP may have changed (a VP bonus that follows a count
-    # the module keeps): the victory check runs after them too (scoring.install_victory).
-    vp_events: set[type[Event]]
-    redactors: dict[type[Event], Redactor]
-    # Events an undo may cross: public and without chance. Any other event (a roll, a steal, a
-    # drawn card, a module event not listed here) is a floor no undo goes below (engine/undo.py).
-    reversible: set[type[Event]]
-    # Per-module extension state in State.ext: init from GameCreated, copy, and dump.
-    init_ext: dict[str, Callable[[ST, GameCreated], Any]]
-    copy_ext: dict[str, Callable[[Any], Any]]
-    ext_to_dict: dict[str, Callable[[Any], Any]]
-    ext_from_dict: dict[str, Callable[[Any], Any]]
-    view_ext: dict[str, Callable[[ST, int | None], Any]]
-    # What the referee's view adds to a module's `view_ext` entry: the secrets the module keeps
-    # in its own state (the values of every hand's tokens), which `view_ext` shows no one else.
-    referee_ext: dict[str, Callable[[ST], dict[str, Any]]]
     costs: dict[str, tuple[int, ...]]
-    # The four costs a main prompt reads, copied from `costs` by `freeze` (ruleset fields are
-    # C struct fields when compiled; a lookup by name cost about what the affordability test
-    # did, four times a prompt). `costs` stays what handlers and modules read and write.
+    # The four costs a main prompt reads, copied from `costs` by `freeze` (a lookup by name
+    # cost about what the affordability test did, four times a prompt). `costs` stays what
+    # handlers and modules read.
     road_cost: tuple[int, ...]
     settlement_cost: tuple[int, ...]
     city_cost: tuple[int, ...]
     card_cost: tuple[int, ...]
     limits: dict[str, int]
+    dev_deck: tuple[int, ...]
+
+    def __init__(self) -> None:
+        self.costs = {}
+        self.road_cost = self.settlement_cost = self.city_cost = self.card_cost = ()
+        self.limits = {}
+        self.dev_deck = ()
+
+
+# A native class when compiled. (Not a dataclass: a native generic dataclass fails at import on
+# Python 3.11, "attribute '__dict__' of 'type' objects is not writable".) Its parts, by concern:
+# `vocab` (the names: resources, cards, terrains, pieces), `registry` (commands, events,
+# phases: registry.py), `hooks` (hooktable.py), `cache` (costs and what `freeze` copies out),
+# `states` (module state: modstate.py), and the game's settings below. Everything a module
+# installs goes through the typed calls here, which note who did it (`registry.provenance`).
+class Ruleset(Generic[ST]):
+    name: str
+    modules: tuple[ModuleSpec, ...]
+    vocab: Vocabulary
+    registry: Registry[ST]
+    hooks: HookTable[ST]
+    cache: CostCache
+    states: ModuleStates[ST]
     base_target: int
     # False: the game has no Longest Road card (Traders & Barbarians); every deriver that
     # would award it, whichever module registered it, gives nothing.
     longest_road: bool
-    dev_deck: tuple[int, ...]
     setup_rounds: tuple[SetupRound, ...]
-    # Hooks (hooks.py); the base rules set them, modules wrap them. The roll:
-    roll: hooks.Roll[ST]
-    resolve_dice: hooks.ResolveDice[ST]
-    resolve_number: hooks.ResolveNumber[ST]
-    roll_resolved: hooks.StateStep[ST]
-    production: hooks.Production[ST]
-    # … a 7 and the robber:
-    seven: hooks.Seven[ST]
-    seven_stage: hooks.StateStep[ST]
-    robber_hexes: hooks.RobberHexes[ST]
-    robber_victims: hooks.RobberVictims[ST]
-    robber_home: hooks.RobberHome[ST]
-    steal: hooks.Steal[ST]
-    # … the end of a turn and of the game:
-    end_of_turn: list[hooks.EndOfTurn[ST]]
-    wins: hooks.Wins[ST]
-    win_target: hooks.SeatNumber[ST]
-    vp_bonus: list[hooks.VpBonus[ST]]
-    # … where pieces go, and what routes count:
-    road_blocked: list[hooks.PlaceCheck[ST]]
-    settlement_blocked: list[hooks.PlaceCheck[ST]]
-    road_permits: list[hooks.PlacePermit[ST]]
-    settlement_permits: list[hooks.PlacePermit[ST]]
-    # … a building on the board that counts for nothing (a conquered one): True voids it.
-    building_void: list[hooks.PlacePermit[ST]]
-    route_weight: hooks.RouteWeight[ST] | None
-    # … what else a seat may do, and why a command is refused:
-    extra_options: list[hooks.ExtraOptions[ST]]
-    phase_refusal: list[hooks.PhaseRefusal[ST]]
-    robber_refusal: list[hooks.RobberRefusal[ST]]
     # What modules offer each other (Capability -> the object a module provides).
     capabilities: dict[object, object]
 
@@ -208,104 +165,182 @@ class Ruleset(Generic[ST]):
         self.name = name
         self.modules = modules
         self.vocab = base_vocabulary()
-        self.handlers = {}
-        self.evolvers = {}
-        self.phase_commands = {}
-        self.prompters = {}
-        self.derivers = []
-        self.derive_after = set()
-        self.vp_events = set()
-        self.redactors = {}
-        self.reversible = set()
-        self.init_ext = {}
-        self.copy_ext = {}
-        self.ext_to_dict = {}
-        self.ext_from_dict = {}
-        self.view_ext = {}
-        self.referee_ext = {}
-        self.costs = {}
-        self.road_cost = self.settlement_cost = self.city_cost = self.card_cost = ()
-        self.limits = {}
+        self.registry = Registry()
+        self.hooks = HookTable()
+        self.cache = CostCache()
+        self.states = ModuleStates()
         self.base_target = 10
         self.longest_road = True
-        self.dev_deck = ()
         self.setup_rounds = BASE_SETUP
-        self.roll = _unset
-        self.resolve_dice = _unset
-        self.resolve_number = _unset
-        self.roll_resolved = _unset
-        self.production = _unset
-        self.seven = _unset
-        self.seven_stage = _unset
-        self.robber_hexes = _unset
-        self.robber_victims = _unset
-        self.robber_home = _unset
-        self.steal = _unset
-        self.end_of_turn = []
-        self.wins = _unset
-        self.win_target = _unset
-        self.vp_bonus = []
-        self.road_blocked = []
-        self.settlement_blocked = []
-        self.road_permits = []
-        self.settlement_permits = []
-        self.building_void = []
-        self.route_weight = None
-        self.extra_options = []
-        self.phase_refusal = []
-        self.robber_refusal = []
         self.capabilities = {}
+
+    # --- capabilities ----------------------------------------------------------------------
 
     def provide(self, key: Capability[T], provider: T) -> None:
         """Offer `provider` under `key` to the other modules; one provider per key."""
         if key in self.capabilities:
             raise ValueError(f"{key.name} is provided twice")
         self.capabilities[key] = provider
+        self.registry.note(f"capability {key.name}", "provides", provider)
 
     def capability(self, key: Capability[T]) -> T | None:
         """What a module of this game provides under `key`, or None."""
         return cast("T | None", self.capabilities.get(key))
 
+    # --- commands, events, phases ------------------------------------------------------------
+
     def allow(self, phase: str, *commands: type[Command]) -> None:
-        self.phase_commands.setdefault(phase, set()).update(commands)
+        self.registry.phase_commands.setdefault(phase, set()).update(commands)
 
     def handle(self, command: type[C], fn: Callable[[ST, C, Dealer], list[Event]]) -> None:
-        """Register the handler of `command` (typed against it)."""
-        self.handlers[command] = fn
+        """Register the handler of `command` (typed against it); replaces any before."""
+        self.registry.handlers[command] = fn
+        self.registry.note(f"command {command.__name__}", "sets", fn)
+
+    def wrap_handler(
+        self,
+        command: type[C],
+        wrapper: Callable[[Callable[[ST, C, Dealer], list[Event]]],
+                          Callable[[ST, C, Dealer], list[Event]]],
+    ) -> None:
+        """Wrap the handler of `command`: `wrapper` gets the one installed and returns its
+        replacement (which usually calls it)."""
+        registry = self.registry
+        registry.handlers[command] = wrapper(registry.handlers[command])
+        registry.note(f"command {command.__name__}", "wraps", wrapper)
 
     def evolve_with(self, event: type[E], fn: Callable[[ST, E], None]) -> None:
-        """Register the evolver of `event` (typed against it)."""
-        self.evolvers[event] = fn
+        """Register the evolver of `event` (typed against it); replaces any before."""
+        self.registry.evolvers[event] = fn
+        self.registry.note(f"event {event.__name__}", "sets", fn)
 
-    def derive(self, triggers: tuple[type[Event], ...], fn: hooks.Deriver[ST]) -> None:
-        self.derivers.append((frozenset(triggers), fn))
-        self.derive_after.update(triggers)
-
-    def ext(
-        self,
-        name: str,
-        init: Callable[[ST, GameCreated], Any],
-        copy: Callable[[Any], Any],
-        dump: Callable[[Any], Any] | None = None,
-        load: Callable[[Any], Any] | None = None,
+    def wrap_evolver(
+        self, event: type[E],
+        wrapper: Callable[[Callable[[ST, E], None]], Callable[[ST, E], None]],
     ) -> None:
-        """Register a module's state in `state.ext[name]`. `dump` must give plain JSON-able
-        data (dict/list/int/str/bool) and `load(dump(x))` must rebuild x: snapshots use them.
-        Both default to the identity (fine for ext state that already is plain data)."""
-        self.init_ext[name] = init
-        self.copy_ext[name] = copy
-        self.ext_to_dict[name] = dump or (lambda x: x)
-        self.ext_from_dict[name] = load or (lambda x: x)
+        registry = self.registry
+        registry.evolvers[event] = wrapper(registry.evolvers[event])
+        registry.note(f"event {event.__name__}", "wraps", wrapper)
+
+    def prompt(self, phase: str, fn: Prompter[ST]) -> None:
+        """Register who must act in `phase` and how (replaces any before)."""
+        self.registry.prompters[phase] = fn
+        self.registry.note(f"phase {phase}", "sets", fn)
+
+    def wrap_prompter(
+        self, phase: str, wrapper: Callable[[Prompter[ST]], Prompter[ST]]
+    ) -> None:
+        registry = self.registry
+        registry.prompters[phase] = wrapper(registry.prompters[phase])
+        registry.note(f"phase {phase}", "wraps", wrapper)
+
+    def redact(self, event: type[E], fn: Callable[[E, int | None], Event]) -> None:
+        """How `event` is shown to a seat (None: the referee) that may not see all of it."""
+        self.registry.redactors[event] = fn
+        self.registry.note(f"redact {event.__name__}", "sets", fn)
+
+    def derive(self, triggers: tuple[type[Event], ...], fn: Deriver[ST]) -> None:
+        self.registry.derivers.append((frozenset(triggers), fn))
+        self.registry.derive_after.update(triggers)
+        self.registry.note("derivers", "adds", fn)
+
+    def drop_derivers(self, *fns: Deriver[ST]) -> None:
+        """Take these derivers out (a scenario without the awards they give)."""
+        registry = self.registry
+        registry.derivers = [(t, f) for t, f in registry.derivers if f not in fns]
+        for fn in fns:
+            registry.note("derivers", "drops", fn)
+
+    def reversible_events(self, *events: type[Event]) -> None:
+        """Events an undo may cross (public, without chance): registry.reversible."""
+        self.registry.reversible.update(events)
+
+    def add_vp_events(self, *events: type[Event]) -> None:
+        """Events after which a seat's VP may have changed: the victory check follows them."""
+        self.registry.vp_events.update(events)
+
+    # --- hooks ---------------------------------------------------------------------------------
+
+    def set_hook(self, key: Hook[F], fn: F) -> None:
+        """Set a single hook (the base rules), or replace it (a module whose rule is not the
+        base's at all)."""
+        setattr(self.hooks, key.name, fn)
+        self.registry.note(f"hook {key.name}", "sets", fn)
+
+    def wrap_hook(self, key: Hook[F], wrapper: Callable[[F], F]) -> None:
+        """Wrap a single hook: `wrapper` gets the function installed and returns one that
+        (usually) calls it and changes the answer."""
+        setattr(self.hooks, key.name, wrapper(self.hook(key)))
+        self.registry.note(f"hook {key.name}", "wraps", wrapper)
+
+    def hook(self, key: Hook[F]) -> F:
+        """The function a single hook holds now."""
+        return cast(F, getattr(self.hooks, key.name))
+
+    def add_hook(self, key: HookList[F], fn: F, first: bool = False) -> None:
+        """One more entry of a list hook, last (asked after the others) or `first`."""
+        entries: list[F] = getattr(self.hooks, key.name)
+        if first:
+            entries.insert(0, fn)
+        else:
+            entries.append(fn)
+        self.registry.note(f"hook {key.name}", "adds first" if first else "adds", fn)
+
+    def replace_in_hook(self, key: HookList[F], old: F, wrapper: Callable[[F], F]) -> None:
+        """Wrap the entry `old` of a list hook in place."""
+        entries: list[F] = getattr(self.hooks, key.name)
+        setattr(self.hooks, key.name, [wrapper(f) if f is old else f for f in entries])
+        self.registry.note(f"hook {key.name}", "wraps", wrapper)
+
+    # --- module state, costs, settings -------------------------------------------------------
+
+    def module_state(
+        self,
+        key: StateKey[T],
+        init: Callable[[ST, GameCreated], T],
+        view: Callable[[ST, int | None], ViewData] | None = None,
+        referee: Callable[[ST], dict[str, ViewData]] | None = None,
+    ) -> None:
+        """The module's state under `key` (modstate.py): made by `init` at the game's start,
+        copied, dumped and loaded from its type; `view` is what each seat's view shows of it
+        (None: the referee's), `referee` the secrets only the referee's view adds."""
+        states = self.states
+        states.keys[key.name] = key
+        states.init[key.name] = init
+        if view is not None:
+            states.view[key.name] = view
+        if referee is not None:
+            states.referee[key.name] = referee
+        self.registry.note(f"state {key.name}", "sets", init)
+
+    def wrap_state_init(
+        self, key: StateKey[T],
+        wrapper: Callable[[Callable[[ST, GameCreated], T]], Callable[[ST, GameCreated], T]],
+    ) -> None:
+        """Wrap how a module's state is made (a pair of modules that starts it otherwise)."""
+        states = self.states
+        states.init[key.name] = wrapper(cast(Callable[[ST, GameCreated], T],
+                                             states.init[key.name]))
+        self.registry.note(f"state {key.name}", "wraps", wrapper)
+
+    def cost(self, thing: str, price: tuple[int, ...]) -> None:
+        """What `thing` (a piece, a card, an action) costs, by resource index."""
+        self.cache.costs[thing] = price
+
+    def limit(self, piece: str, count: int) -> None:
+        """How many of `piece` a seat has (default: the piece kind's own limit)."""
+        self.cache.limits[piece] = count
 
     def freeze(self) -> None:
         """End of assembly: vectors get their final width (vocab.freeze)."""
-        self.vocab.freeze(self.costs)
-        costs = self.costs
-        self.road_cost, self.settlement_cost = costs["road"], costs["settlement"]
-        self.city_cost, self.card_cost = costs["city"], costs["development_card"]
-        self.dev_deck = self.vocab.dev_deck
+        cache = self.cache
+        self.vocab.freeze(cache.costs)
+        costs = cache.costs
+        cache.road_cost, cache.settlement_cost = costs["road"], costs["settlement"]
+        cache.city_cost, cache.card_cost = costs["city"], costs["development_card"]
+        cache.dev_deck = self.vocab.dev_deck
         for kind in self.vocab.pieces.values():
-            self.limits.setdefault(kind.name, kind.limit)
+            cache.limits.setdefault(kind.name, kind.limit)
 
 
 def _same_class(cls: type, params: object) -> type:

@@ -255,7 +255,7 @@ class State:
         s.vp_target = self.vp_target
         s.turn_limit = self.turn_limit
         ext = self.ext
-        s.ext = {k: self.rules.copy_ext[k](v) for k, v in ext.items()} if ext else {}
+        s.ext = self.rules.states.copy_all(ext) if ext else {}
         return s
 
     # --- small helpers used across the base rules -------------------------------------------
@@ -282,6 +282,6 @@ class State:
             elif name == "trade" and value is not None:
                 value = {k: getattr(value, k) for k in TRADE_FIELDS}
             elif name == "ext":
-                value = {k: self.rules.ext_to_dict[k](v) for k, v in value.items()}
+                value = self.rules.states.dump_all(value)
             out[name] = value
         return copy.deepcopy(out)

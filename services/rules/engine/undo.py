@@ -8,7 +8,7 @@ only the referee approve; without the module (tournaments) a table never undoes.
     RevertTo(to_version) by the referee -> Reverted     (after an overturned ruling, say)
 
 Undo never crosses a chance outcome or revealed hidden information: an event type is undoable
-only if the ruleset lists it in `rules.reversible` (public, deterministic: building, trading,
+only if the ruleset lists it in `rules.registry.reversible` (public, deterministic: building, trading,
 playing a knight…). Every other event — a roll, a steal, a bought card, a monopoly (it shows
 hands), the end of the game, and any module event its module did not declare — sets a *floor*
 no undo goes below. Default-deny: a new module's events are safe before anyone thinks of undo.
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy as _copy
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -73,10 +73,13 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
+from services.rules.engine.modstate import StateKey
+from services.rules.engine.registry import Evolver
 from services.rules.engine.restore import restore
 from services.rules.engine.rules import register, reject
-from services.rules.engine.ruleset import Evolver, Module
+from services.rules.engine.ruleset import Module
 from services.rules.engine.state import STATE_FIELDS, Rules, State
 
 NAME = "undo"
@@ -332,7 +335,7 @@ def rebuild(state: State, log: UndoLog, to: int) -> State:
         s = log.base.copy()
     else:
         s = restore(state.copy(), _copy.deepcopy(log.base))
-    evolvers = s.rules.evolvers
+    evolvers = s.rules.registry.evolvers
     for v, e, _ in log.journal:
         if v > to:
             break
@@ -357,6 +360,9 @@ def evolve_reverted(state: State, e: Reverted) -> None:
     state.version = version  # evolve counts this event
 
 
+UNDO: Final = StateKey(NAME, UndoLog)  # the table rule's state (modstate.py)
+
+
 def view_undo(state: State, seat: int | None) -> dict[str, Any]:
     log = undo_log(state)
     return {"policy": log.policy, "floor": log.floor,
@@ -379,25 +385,24 @@ class Undo(Module[State, UndoParams]):
         def init(state: State, created: GameCreated) -> UndoLog:
             return UndoLog(policy, policy != "never")
 
-        rules.ext(NAME, init, UndoLog.copy, UndoLog.to_dict, UndoLog.from_dict)
-        rules.view_ext[NAME] = view_undo
+        rules.module_state(UNDO, init, view=view_undo)
         handlers: dict[type[Command], Callable[..., list[Event]]] = {
             ProposeUndo: propose, ApproveUndo: approve, RejectUndo: refuse,
             RevertTo: revert_by_seat,
         }
-        rules.handlers.update(handlers)
-        for phase in set(rules.phase_commands) | set(rules.prompters):
+        rules.registry.handlers.update(handlers)
+        for phase in set(rules.registry.phase_commands) | set(rules.registry.prompters):
             rules.allow(phase, ProposeUndo, RevertTo)
         rules.allow(VOTE, ApproveUndo, RejectUndo)
-        rules.prompters[VOTE] = prompt_vote
-        rules.phase_refusal.insert(0, refusal)
-        rules.reversible |= BASE_REVERSIBLE
-        rules.evolvers[UndoProposed] = evolve_proposed
-        rules.evolvers[UndoApproved] = evolve_approved
-        rules.evolvers[UndoRejected] = evolve_rejected
-        for t, fn in list(rules.evolvers.items()):
-            rules.evolvers[t] = journaled(fn) if t in rules.reversible else floor_raising(fn)
-        rules.evolvers[Reverted] = evolve_reverted
+        rules.prompt(VOTE, prompt_vote)
+        rules.add_hook(hk.PHASE_REFUSAL, refusal, first=True)
+        rules.registry.reversible |= BASE_REVERSIBLE
+        rules.evolve_with(UndoProposed, evolve_proposed)
+        rules.evolve_with(UndoApproved, evolve_approved)
+        rules.evolve_with(UndoRejected, evolve_rejected)
+        for t, fn in list(rules.registry.evolvers.items()):
+            rules.evolve_with(t, journaled(fn) if t in rules.registry.reversible else floor_raising(fn))
+        rules.evolve_with(Reverted, evolve_reverted)
 
 
 MODULE = Undo()

@@ -61,10 +61,10 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
             },
         )
     ext: dict[str, Any] = {
-        name: fn(state, None if referee else seat) for name, fn in state.rules.view_ext.items()
+        name: fn(state, None if referee else seat) for name, fn in state.rules.states.view.items()
     }
     if referee:
-        for name, secrets in state.rules.referee_ext.items():
+        for name, secrets in state.rules.states.referee.items():
             ext[name] = {**ext.get(name, {}), **secrets(state)}
     if vocab.width > BASE_WIDTH:  # module resources (oil): beside the base bundles
         ext[RESOURCES] = {
@@ -88,7 +88,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
         dev_deck=sum(state.deck),
         longest_road=None if state.longest_holder == NO_ONE else state.longest_holder,
         largest_army=None if state.army_holder == NO_ONE else state.army_holder,
-        vp_target=state.rules.win_target(state, state.current if seat is None else seat),
+        vp_target=state.rules.hooks.win_target(state, state.current if seat is None else seat),
         winner=None if state.winner == NO_ONE else state.winner,
         finished=state.finished,
         players=players,
@@ -135,7 +135,7 @@ def board_of(view: View, packages: tuple[str, ...] = (ENGINE_MAPS,)) -> Board:
 
 def redact(state: State, event: Event, seat: int | None) -> Event:
     """The event as `seat` may see it (None: a spectator)."""
-    fn = state.rules.redactors.get(type(event))
+    fn = state.rules.registry.redactors.get(type(event))
     return fn(event, seat) if fn is not None else event
 
 

@@ -139,7 +139,7 @@ def checked(handler: Handler, fields: tuple[NamedField, ...], vocab: Vocabulary)
 def install(rules: Rules) -> None:
     """Wrap the handler of every command type with vocabulary names (after every module, the
     vocabulary frozen)."""
-    for command, handler in list(rules.handlers.items()):
+    for command, handler in list(rules.registry.handlers.items()):
         fields = named_fields(command)
         if fields and handler not in SELF_CHECKED:
-            rules.handlers[command] = checked(handler, fields, rules.vocab)
+            rules.handle(command, checked(handler, fields, rules.vocab))

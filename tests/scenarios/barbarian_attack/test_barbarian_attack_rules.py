@@ -458,7 +458,7 @@ def at_distance(t: Table, start: int, d: int) -> int:
 
 def test_barbarian_attack_knight_supply_six_per_player() -> None:
     t = table()
-    assert t.state.rules.limits["knight"] == 6
+    assert t.state.rules.cache.limits["knight"] == 6
     for i in range(6):
         knight(t, 0, side(t, (1, 0), i))
     t.script("devcard", "swift_knight")
@@ -723,7 +723,7 @@ def test_barbarian_attack_gold_not_resource_never_discarded_or_stolen() -> None:
 
 def test_barbarian_attack_win_target_twelve_points() -> None:
     t = table()
-    assert t.state.rules.win_target(t.state, 0) == 12
+    assert t.state.rules.hooks.win_target(t.state, 0) == 12
     v = settle(t, 0, (1, 0), 0)  # inland: never conquered
     ext(t).prisoners[0] = 20  # 10 VP
     assert total_vp(t.state, 0) == 11

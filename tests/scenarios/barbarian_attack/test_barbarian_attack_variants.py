@@ -49,7 +49,7 @@ def test_harbormaster_conquered_buildings_count_no_harbor_points(order: str) -> 
         t.state.setup_pos = len(t.state.setup_order)
         t.state.turn = 1
         t.turn_of(0, rolled=True)
-    assert t.state.rules.win_target(t.state, 0) == 13
+    assert t.state.rules.hooks.win_target(t.state, 0) == 13
     barbarians(t, {(2, 0): 2, (0, 2): 1})
     t.place(0, corner(t, (2, 0), 1), city=True)  # a 3:1 harbor: 2 points
     t.road(0, side(t, (1, -2), 5))

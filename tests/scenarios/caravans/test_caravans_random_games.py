@@ -79,7 +79,7 @@ def check_event(state: State, e: Event, totals: list[int]) -> None:
         assert total_vp(state, s) == recount(state, s)
     if isinstance(e, GameFinished) and e.winner is not None:
         assert e.winner == state.current or e.reason == "victory"
-        assert total_vp(state, e.winner) >= state.rules.win_target(state, e.winner)
+        assert total_vp(state, e.winner) >= state.rules.hooks.win_target(state, e.winner)
     if isinstance(e, CamelPathNamed):
         for seat in [*range(n), None]:
             seen = redact(state, e, seat)

@@ -428,12 +428,12 @@ def test_caravans_vp_between_camels_can_win_at_the_end_of_the_builders_turn() ->
 
 def test_caravans_win_target_twelve_and_thirteen_with_harbormaster() -> None:
     t = table()
-    assert t.state.rules.win_target(t.state, 0) == 12
+    assert t.state.rules.hooks.win_target(t.state, 0) == 12
     t2 = table(variants=("harbormaster",))
-    assert t2.state.rules.win_target(t2.state, 0) == 13
+    assert t2.state.rules.hooks.win_target(t2.state, 0) == 13
     t3 = Table(seats=3, modules=[ModuleSpec(name="caravans"),
                                  ModuleSpec(name="victory-points", params={"target": 11})])
-    assert t3.state.rules.win_target(t3.state, 0) == 11  # the victory-points option replaces 12
+    assert t3.state.rules.hooks.win_target(t3.state, 0) == 11  # the victory-points option replaces 12
 
 
 def test_caravans_win_target_eleven_is_not_enough() -> None:
@@ -449,9 +449,9 @@ def test_caravans_win_target_eleven_is_not_enough() -> None:
     t.give_dev(0, "victory_point")
     t.give_dev(0, "victory_point")
     assert total_vp(t.state, 0) == 11
-    assert not t.state.rules.wins(t.state, 0)
+    assert not t.state.rules.hooks.wins(t.state, 0)
     t.give_dev(0, "victory_point")
-    assert t.state.rules.wins(t.state, 0)
+    assert t.state.rules.hooks.wins(t.state, 0)
 
 
 def test_caravans_robber_move_events_in_the_main_phase() -> None:

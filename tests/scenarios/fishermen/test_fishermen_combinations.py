@@ -179,4 +179,4 @@ def test_fishermen_harbormaster_and_the_boot_stack_in_either_order() -> None:
                   [ModuleSpec(name="harbormaster"), FISHERMEN]):
         t = Table(seats=3, modules=specs, setup=False)
         fx(t).boot = 0
-        assert [t.state.rules.win_target(t.state, s) for s in range(3)] == [12, 11, 11]
+        assert [t.state.rules.hooks.win_target(t.state, s) for s in range(3)] == [12, 11, 11]

@@ -117,7 +117,7 @@ class Invariants:
             assert all(tokens_of(h) <= HAND_LIMIT for h in fish(state).hands)
         if not state.finished and state.phase != SETUP:
             seat = state.current
-            assert score(state)[seat] < state.rules.win_target(state, seat), "a win was missed"
+            assert score(state)[seat] < state.rules.hooks.win_target(state, seat), "a win was missed"
 
 
 def play(i: int, check: Invariants) -> None:

@@ -507,8 +507,8 @@ def test_fishermen_boot_target_the_holder_needs_one_more_and_passing_it_can_win(
     t = spender(seats=2)
     fx(t).boot = 0
     rules = t.state.rules
-    assert rules.win_target(t.state, 0) == 11
-    assert rules.win_target(t.state, 1) == 10
+    assert rules.hooks.win_target(t.state, 0) == 11
+    assert rules.hooks.win_target(t.state, 1) == 10
     topo = t.state.board.topo
     spots = list(topo.land_vertices[::3])
     for v in spots[:5]:
@@ -529,15 +529,15 @@ def test_fishermen_win_target_ten_plus_the_boot_plus_harbormaster(
         variants: tuple[str, ...], plain: int, boot: int) -> None:
     t = table(variants=variants)
     fx(t).boot = 1
-    assert t.state.rules.win_target(t.state, 0) == plain
-    assert t.state.rules.win_target(t.state, 1) == boot
+    assert t.state.rules.hooks.win_target(t.state, 0) == plain
+    assert t.state.rules.hooks.win_target(t.state, 1) == boot
 
 
 def test_fishermen_win_target_victory_points_option_then_the_boot() -> None:
     t = Table(seats=3, modules=[FISHERMEN, ModuleSpec(name="victory-points", params={"target": 12})],
               setup=False)
     fx(t).boot = 2
-    assert [t.state.rules.win_target(t.state, s) for s in range(3)] == [12, 12, 13]
+    assert [t.state.rules.hooks.win_target(t.state, s) for s in range(3)] == [12, 12, 13]
 
 
 def test_fishermen_win_target_a_seven_fish_victory_point_card_wins_at_once() -> None:

@@ -217,7 +217,7 @@ def test_oil_springs_with_harbormaster_floods_lower_harbor_points() -> None:
     t.script("disaster", (3, 4))
     t.when(EndTurn(seat=0))
     assert harbor_points(t.state, 1) < before
-    assert t.state.rules.win_target(t.state, 0) == 13
+    assert t.state.rules.hooks.win_target(t.state, 0) == 13
     assert corner(t, "(0,0)") >= 0
 
 

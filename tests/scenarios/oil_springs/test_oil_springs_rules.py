@@ -553,9 +553,9 @@ def test_oil_springs_robber_destroyed_hex_is_closed() -> None:
 
 def test_oil_springs_win_target_is_12() -> None:
     t = table()
-    assert t.state.rules.win_target(t.state, 0) == 12
+    assert t.state.rules.hooks.win_target(t.state, 0) == 12
     t2 = table(more=(ModuleSpec(name="harbormaster"),))
-    assert t2.state.rules.win_target(t2.state, 0) == 13
+    assert t2.state.rules.hooks.win_target(t2.state, 0) == 13
 
 
 def test_oil_springs_win_target_reached_on_own_turn() -> None:

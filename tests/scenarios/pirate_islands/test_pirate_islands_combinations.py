@@ -57,7 +57,7 @@ def pirate_strength(state: object, seat: int) -> int:
 def test_victory_points_sets_the_target_and_the_fortress_still_counts() -> None:
     t = Table(seats=3, modules=[PIRATES, ModuleSpec(name="victory-points",
                                                     params={"target": 8})])
-    assert t.state.rules.win_target(t.state, 0) == 8
+    assert t.state.rules.hooks.win_target(t.state, 0) == 8
 
 
 def test_undo_takes_back_a_ship() -> None:

@@ -140,7 +140,7 @@ def play_checked(i: int) -> str:
                 ps: PirateState = state.ext[EXT]
                 assert e.winner == state.current
                 assert ps.strength[e.winner] == 0
-                assert total_vp(state, e.winner) >= state.rules.win_target(state, e.winner)
+                assert total_vp(state, e.winner) >= state.rules.hooks.win_target(state, e.winner)
             last = e
     assert isinstance(last, GameFinished)
     return last.reason

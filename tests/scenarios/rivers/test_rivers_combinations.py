@@ -61,7 +61,7 @@ def test_rivers_friendly_robber_swamp_no_legal_hex_means_a_swamp_of_the_movers_c
     t.give_dev(0, "knight")
     t.when(PlayKnight(seat=0))
     assert t.state.phase == ROBBER
-    allowed = t.state.rules.robber_hexes(t.state, 0)
+    allowed = t.state.rules.hooks.robber_hexes(t.state, 0)
     topo = t.state.board.topo
     open_hexes = [h for h in topo.land_hexes
                   if all(t.state.vertex_owner[v] < 0 for v in topo.hex_vertices[h])]
@@ -71,7 +71,7 @@ def test_rivers_friendly_robber_swamp_no_legal_hex_means_a_swamp_of_the_movers_c
         v = topo.hex_vertices[h][0]
         t.state.vertex_owner[v] = 2
         t.state.players[2].settlements.add(v)
-    assert sorted(t.state.rules.robber_hexes(t.state, 0)) == swamps(t)
+    assert sorted(t.state.rules.hooks.robber_hexes(t.state, 0)) == swamps(t)
     t.when(MoveRobber(seat=0, hex=t.hex("(0,2)")))  # the mover's choice: the second swamp
     assert t.state.robber == t.hex("(0,2)")
 

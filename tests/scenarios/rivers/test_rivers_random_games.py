@@ -120,7 +120,7 @@ class RiversChecker:
         assert min(gold) >= 0
         assert sum(gold) == self.gold
         if isinstance(e, GameFinished) and e.winner is not None:
-            assert e.scores[e.winner] >= state.rules.win_target(state, e.winner)
+            assert e.scores[e.winner] >= state.rules.hooks.win_target(state, e.winner)
 
     def after_command(self, state: State) -> None:
         """Pieces and points, once a command's consequences have settled."""

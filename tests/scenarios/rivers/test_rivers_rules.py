@@ -474,7 +474,7 @@ def test_rivers_win_target_10_counting_the_wealthiest() -> None:
 
 def test_rivers_win_target_11_with_harbormaster() -> None:
     t = table(modules=[ModuleSpec(name="harbormaster")])
-    assert t.state.rules.win_target(t.state, 0) == 11
+    assert t.state.rules.hooks.win_target(t.state, 0) == 11
     _near_win(t, 9)
     gold(t).gold[:] = [1, 1, 1]
     t.give(0, ore=4)

@@ -47,4 +47,4 @@ def test_allowed_tables_play_to_the_end_and_audit_clean(extra: ModuleSpec) -> No
     assert rec.state.finished
     assert audit_recorded(rec).exit_code == 0
     if extra.name == "victory-points":
-        assert rec.state.rules.win_target(rec.state, 0) == 10
+        assert rec.state.rules.hooks.win_target(rec.state, 0) == 10

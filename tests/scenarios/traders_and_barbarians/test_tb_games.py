@@ -137,7 +137,7 @@ def play(i: int, heuristic: bool = False) -> tuple[State, Counter[str]]:
             kinds[type(e).__name__] += 1
             if isinstance(e, GameFinished) and e.winner is not None:
                 assert e.winner == state.current
-                assert score(state)[e.winner] >= state.rules.win_target(state, e.winner) >= 13
+                assert score(state)[e.winner] >= state.rules.hooks.win_target(state, e.winner) >= 13
         check(state, ledger)
     return state, kinds
 

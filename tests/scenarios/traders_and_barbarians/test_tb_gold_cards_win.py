@@ -110,7 +110,7 @@ def test_traders_and_barbarians_road_no_longest() -> None:
 
 def test_traders_and_barbarians_win_target() -> None:
     t = table()
-    assert t.state.rules.win_target(t.state, 0) == 13
+    assert t.state.rules.hooks.win_target(t.state, 0) == 13
     t.turn_of(0)
     tb(t).delivered[0] = [3, 3, 3, 1]  # 10 commodities + the settlement and the city: 13
     tb(t).level[0] = 4
@@ -124,4 +124,4 @@ def test_traders_and_barbarians_win_target() -> None:
 
 def test_traders_and_barbarians_win_target_with_harbormaster_is_14() -> None:
     t = table(modules=(HARBORMASTER,))
-    assert t.state.rules.win_target(t.state, 0) == 14
+    assert t.state.rules.hooks.win_target(t.state, 0) == 14

@@ -93,7 +93,7 @@ def evolve_settlement(state: State, e: SettlementBuilt) -> None:
         if setup_round(state).piece == "city":  # a settlement-then-city set-up: a city here
             upgrade(state, e.seat, v)
     elif not e.free:
-        pay(state, e.seat, state.rules.costs["settlement"])
+        pay(state, e.seat, state.rules.cache.costs["settlement"])
     pieces.cut_routes(state, e.seat, v)
 
 
@@ -124,29 +124,29 @@ def evolve_road(state: State, e: RoadBuilt) -> None:
             state.free_roads = 0
             state.phase = MAIN
     elif not e.free:
-        pay(state, e.seat, state.rules.costs["road"])
+        pay(state, e.seat, state.rules.cache.costs["road"])
 
 
 def evolve_city(state: State, e: CityBuilt) -> None:
     upgrade(state, e.seat, e.vertex)
-    pay(state, e.seat, state.rules.costs["city"])
+    pay(state, e.seat, state.rules.cache.costs["city"])
 
 
 def install(rules: Rules) -> None:
-    rules.costs.update(
+    rules.cache.costs.update(
         road=(1, 1, 0, 0, 0),
         settlement=(1, 1, 1, 1, 0),
         city=(0, 0, 0, 2, 3),
         development_card=(0, 0, 1, 1, 1),
     )
-    rules.limits.update(road=15, settlement=5, city=4)
-    rules.handlers[BuildRoad] = build_road
-    rules.handlers[BuildSettlement] = build_settlement
-    rules.handlers[BuildCity] = build_city
-    rules.handlers[StopRoadBuilding] = stop_road_building
+    rules.cache.limits.update(road=15, settlement=5, city=4)
+    rules.handle(BuildRoad, build_road)
+    rules.handle(BuildSettlement, build_settlement)
+    rules.handle(BuildCity, build_city)
+    rules.handle(StopRoadBuilding, stop_road_building)
     rules.allow(MAIN, BuildRoad, BuildSettlement, BuildCity)
     rules.allow(ROAD_BUILDING, BuildRoad, StopRoadBuilding)
-    rules.evolvers[SettlementBuilt] = evolve_settlement
-    rules.evolvers[RoadBuilt] = evolve_road
-    rules.evolvers[CityBuilt] = evolve_city
-    rules.evolvers[PieceRemoved] = pieces.evolve_removed
+    rules.evolve_with(SettlementBuilt, evolve_settlement)
+    rules.evolve_with(RoadBuilt, evolve_road)
+    rules.evolve_with(CityBuilt, evolve_city)
+    rules.evolve_with(PieceRemoved, pieces.evolve_removed)

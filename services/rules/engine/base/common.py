@@ -56,7 +56,7 @@ def all_at_least(counts: list[int], floor: int) -> bool:
 
 
 def require_afford(state: State, seat: int, what: str, rule_id: str) -> None:
-    cost = state.rules.costs[what]
+    cost = state.rules.cache.costs[what]
     if not can_afford(state.players[seat].hand, cost):
         raise reject(rule_id, f"a {what.replace('_', ' ')} costs {describe(state, cost)}")
 

@@ -23,6 +23,7 @@ from events.events import (
     YearOfPlentyPlayed,
 )
 from events.types import DEV_INDEX
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.building import pieces_left
 from services.rules.engine.base.common import (
     can_afford,
@@ -109,7 +110,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     """Development card commands open to `seat` in `phase` (ROLL: only the Knight)."""
     out: list[Command] = []
     p = state.players[seat]
-    if phase == MAIN and can_afford(p.hand, state.rules.card_cost) and holds_any(state.deck):
+    if phase == MAIN and can_afford(p.hand, state.rules.cache.card_cost) and holds_any(state.deck):
         out.append(buy_development_card(seat))
     if state.dev_played:
         return out
@@ -149,7 +150,7 @@ def take_dev_card(state: State, seat: int, card: str | None) -> None:
 
 
 def evolve_bought(state: State, e: DevelopmentCardBought) -> None:
-    pay(state, e.seat, state.rules.costs["development_card"])
+    pay(state, e.seat, state.rules.cache.costs["development_card"])
     take_dev_card(state, e.seat, e.card)
 
 
@@ -188,17 +189,17 @@ def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.dev_deck = (14, 5, 2, 2, 2)
-    rules.handlers[BuyDevelopmentCard] = buy
-    rules.handlers[PlayKnight] = play_knight
-    rules.handlers[PlayRoadBuilding] = play_road_building
-    rules.handlers[PlayYearOfPlenty] = play_year_of_plenty
-    rules.handlers[PlayMonopoly] = play_monopoly
+    rules.cache.dev_deck = (14, 5, 2, 2, 2)
+    rules.handle(BuyDevelopmentCard, buy)
+    rules.handle(PlayKnight, play_knight)
+    rules.handle(PlayRoadBuilding, play_road_building)
+    rules.handle(PlayYearOfPlenty, play_year_of_plenty)
+    rules.handle(PlayMonopoly, play_monopoly)
     rules.allow(ROLL, PlayKnight)
     rules.allow(MAIN, BuyDevelopmentCard, PlayKnight, PlayRoadBuilding, PlayYearOfPlenty, PlayMonopoly)
-    rules.extra_options.append(options)
-    rules.evolvers[DevelopmentCardBought] = evolve_bought
-    rules.evolvers[KnightPlayed] = evolve_knight
-    rules.evolvers[RoadBuildingPlayed] = evolve_road_building
-    rules.evolvers[YearOfPlentyPlayed] = evolve_year_of_plenty
-    rules.evolvers[MonopolyPlayed] = evolve_monopoly
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.evolve_with(DevelopmentCardBought, evolve_bought)
+    rules.evolve_with(KnightPlayed, evolve_knight)
+    rules.evolve_with(RoadBuildingPlayed, evolve_road_building)
+    rules.evolve_with(YearOfPlentyPlayed, evolve_year_of_plenty)
+    rules.evolve_with(MonopolyPlayed, evolve_monopoly)

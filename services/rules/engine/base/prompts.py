@@ -28,13 +28,13 @@ def building_options(state: State, seat: int, out: list[Command] | None = None) 
     if out is None:
         out = []
     topo = state.board.topo
-    if can_afford(hand, rules.road_cost) and pieces_left(state, seat, "road") > 0:
+    if can_afford(hand, rules.cache.road_cost) and pieces_left(state, seat, "road") > 0:
         road = roads(seat, topo.n_edges)
         out.extend([road[e] for e in legal_road_edges(state, seat)])
-    if can_afford(hand, rules.settlement_cost) and pieces_left(state, seat, "settlement") > 0:
+    if can_afford(hand, rules.cache.settlement_cost) and pieces_left(state, seat, "settlement") > 0:
         settlement = settlements(seat, len(topo.vertices))
         out.extend([settlement[v] for v in legal_settlement_vertices(state, seat)])
-    if can_afford(hand, rules.city_cost) and pieces_left(state, seat, "city") > 0:
+    if can_afford(hand, rules.cache.city_cost) and pieces_left(state, seat, "city") > 0:
         level = state.vertex_level
         city = cities(seat, len(topo.vertices))
         out.extend([city[v] for v in sorted(p.settlements) if level[v] == SETTLEMENT])
@@ -44,10 +44,10 @@ def building_options(state: State, seat: int, out: list[Command] | None = None) 
 def extras(
     state: State, seat: int, phase: str, out: list[Command] | None = None
 ) -> list[Command]:
-    """The modules' and other areas' options (`rules.extra_options`), appended to `out`."""
+    """The modules' and other areas' options (`rules.hooks.extra_options`), appended to `out`."""
     if out is None:
         out = []
-    for more in state.rules.extra_options:
+    for more in state.rules.hooks.extra_options:
         out.extend(more(state, seat, phase))
     return out
 
@@ -75,6 +75,6 @@ def prompt_road_building(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.prompters[ROLL] = prompt_roll
-    rules.prompters[MAIN] = prompt_main
-    rules.prompters[ROAD_BUILDING] = prompt_road_building
+    rules.prompt(ROLL, prompt_roll)
+    rules.prompt(MAIN, prompt_main)
+    rules.prompt(ROAD_BUILDING, prompt_road_building)

@@ -26,9 +26,9 @@ def free_edge(state: State, seat: int, e: int) -> bool:
     if state.edge_owner[e] != NO_ONE:
         return False
     rules = state.rules
-    if not state.board.topo.edge_is_land[e] and not permitted(state, rules.road_permits, seat, e):
+    if not state.board.topo.edge_is_land[e] and not permitted(state, rules.hooks.road_permits, seat, e):
         return False
-    return all(check(state, seat, e) is None for check in rules.road_blocked)
+    return all(check(state, seat, e) is None for check in rules.hooks.road_blocked)
 
 
 def network_vertices(state: State, seat: int) -> set[int]:
@@ -68,8 +68,8 @@ def legal_road_edges(state: State, seat: int) -> list[int]:
     edge_owner = state.edge_owner
     land = topo.edge_is_land
     rules = state.rules
-    blocked = rules.road_blocked
-    permits = rules.road_permits
+    blocked = rules.hooks.road_blocked
+    permits = rules.hooks.road_permits
     out: set[int] = set()
     for v in network_vertices(state, seat):
         o = owner[v]
@@ -121,11 +121,11 @@ def legal_settlement_vertices(state: State, seat: int) -> list[int]:
                     break
             if free:
                 out.append(v)
-    permits = state.rules.settlement_permits
+    permits = state.rules.hooks.settlement_permits
     if permits:  # a site a module permits need not touch the network
         out.extend(v for v in range(len(owner))
                    if not seen[v] and distance_ok(state, v) and permitted(state, permits, seat, v))
-    blocked = state.rules.settlement_blocked
+    blocked = state.rules.hooks.settlement_blocked
     if blocked:
         out = [v for v in out if all(check(state, seat, v) is None for check in blocked)]
     out.sort()
@@ -151,7 +151,7 @@ def longest_road(state: State, seat: int) -> int:
     roads = state.players[seat].roads
     links = state.board.topo.vertex_links
     owner = state.vertex_owner
-    weight = state.rules.route_weight
+    weight = state.rules.hooks.route_weight
     weights = None if weight is None else {f: weight(state, seat, f) for f in roads}
     best = 0
     seen = 0  # bit mask of the roads of the pieces searched so far
@@ -187,7 +187,7 @@ def longest_road_through(state: State, seat: int, e: int) -> int:
     longest one from b. The trails from a are enumerated on the end with fewer roads (a new
     road at the tip of a branch has none there, so it is a single search from b)."""
     global _last_through
-    if state.rules.route_weight is not None:
+    if state.rules.hooks.route_weight is not None:
         return longest_road(state, seat)  # weights change with other pieces: search it all
     topo, roads, owner = state.board.topo, state.players[seat].roads, state.vertex_owner
     last = _last_through

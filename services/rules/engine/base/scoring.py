@@ -21,6 +21,7 @@ from events.events import (
 )
 from events.pieces import PieceRemoved
 from events.types import DEV_INDEX
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
 from services.rules.engine.state import NO_ONE, SETUP, Rules, State
 
@@ -42,7 +43,7 @@ def _pieces_and_awards(state: State, seat: int) -> int:
 def public_vp(state: State, seat: int) -> int:
     """What every seat can count (§0.3: comparisons between players use this)."""
     vp = _pieces_and_awards(state, seat)
-    for bonus in state.rules.vp_bonus:
+    for bonus in state.rules.hooks.vp_bonus:
         vp += bonus(state, seat, True)
     return vp
 
@@ -53,7 +54,7 @@ def total_vp(state: State, seat: int) -> int:
     vp = _pieces_and_awards(state, seat)
     for card in state.rules.vocab.point_cards:
         vp += dev[card]
-    for bonus in state.rules.vp_bonus:
+    for bonus in state.rules.hooks.vp_bonus:
         vp += bonus(state, seat, False)
     return vp
 
@@ -106,7 +107,7 @@ def derive_victory(state: State, dealer: Dealer) -> list[Event]:
     if state.phase == SETUP or state.finished:
         return []
     seat = state.current
-    if not state.rules.wins(state, seat):
+    if not state.rules.hooks.wins(state, seat):
         return []
     return [GameFinished(winner=seat, scores=scores(state), reason="victory", seed=dealer.seed_hex())]
 
@@ -121,17 +122,17 @@ def evolve_army(state: State, e: LargestArmyChanged) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.win_target = base_win_target
+    rules.set_hook(hk.WIN_TARGET, base_win_target)
     rules.derive((RoadBuilt, SettlementBuilt, PieceRemoved), derive_longest_road)
     rules.derive((KnightPlayed,), derive_largest_army)
-    rules.evolvers[LongestRoadChanged] = evolve_longest
-    rules.evolvers[LargestArmyChanged] = evolve_army
+    rules.evolve_with(LongestRoadChanged, evolve_longest)
+    rules.evolve_with(LargestArmyChanged, evolve_army)
 
 
 def install_victory(rules: Rules) -> None:
     """Registered last, after every module's derivers, so awards settle before the check."""
     rules.derive(
         (RoadBuilt, SettlementBuilt, CityBuilt, KnightPlayed, DevelopmentCardBought,
-         LongestRoadChanged, LargestArmyChanged, PieceRemoved, *sorted(rules.vp_events, key=str)),
+         LongestRoadChanged, LargestArmyChanged, PieceRemoved, *sorted(rules.registry.vp_events, key=str)),
         derive_victory,
     )

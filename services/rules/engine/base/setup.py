@@ -38,11 +38,11 @@ def legal_setup_vertices(state: State, seat: int) -> list[int]:
             crowded.add(v)
             crowded.update(topo.vertex_neighbours[v])
     candidates = topo.land_vertices
-    if state.rules.settlement_permits:  # a module may allow a site off the land
+    if state.rules.hooks.settlement_permits:  # a module may allow a site off the land
         candidates = tuple(range(len(topo.vertices)))
     sites = [v for v in candidates if v not in crowded and (
-        topo.vertex_is_land[v] or any(p(state, seat, v) for p in state.rules.settlement_permits))]
-    blocked = state.rules.settlement_blocked
+        topo.vertex_is_land[v] or any(p(state, seat, v) for p in state.rules.hooks.settlement_permits))]
+    blocked = state.rules.hooks.settlement_blocked
     if blocked:
         sites = [v for v in sites if all(c(state, seat, v) is None for c in blocked)]
     return sites
@@ -119,8 +119,8 @@ def advance(state: State) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.handlers[PlaceSettlement] = place_settlement
-    rules.handlers[PlaceRoad] = place_road
+    rules.handle(PlaceSettlement, place_settlement)
+    rules.handle(PlaceRoad, place_road)
     rules.allow(SETUP, PlaceSettlement, PlaceRoad)
-    rules.prompters[SETUP] = prompt_setup
-    rules.evolvers[StartingResourcesTaken] = evolve_starting_resources
+    rules.prompt(SETUP, prompt_setup)
+    rules.evolve_with(StartingResourcesTaken, evolve_starting_resources)

@@ -30,7 +30,7 @@ def pieces_left(state: State, seat: int, kind: str) -> int:
         used = len(p.cities)
     else:
         used = pieces.count(p, kind, state.rules)
-    return state.rules.limits[kind] - used
+    return state.rules.cache.limits[kind] - used
 
 
 def require_piece(state: State, seat: int, kind: str) -> None:
@@ -44,7 +44,7 @@ def check_road(state: State, seat: int, e: int, setup_vertex: int = NO_ONE) -> N
     by every module."""
     check_place(state, "edge", e)
     name = state.board.edge_name(e)
-    permits = state.rules.road_permits
+    permits = state.rules.hooks.road_permits
     if not state.board.topo.edge_is_land[e] and not permitted(state, permits, seat, e):
         raise reject("base.build.not_land", f"{name} is not on land")
     if state.edge_owner[e] != NO_ONE:
@@ -55,7 +55,7 @@ def check_road(state: State, seat: int, e: int, setup_vertex: int = NO_ONE) -> N
                          f"the road must touch {state.board.vertex_name(setup_vertex)}")
     elif not road_connects(state, seat, e) and not permitted(state, permits, seat, e):
         raise reject("base.build.road_connect", f"{name} does not connect to your network")
-    refuse_blocked(state, state.rules.road_blocked, seat, e, f"no road may be built on {name}")
+    refuse_blocked(state, state.rules.hooks.road_blocked, seat, e, f"no road may be built on {name}")
 
 
 def check_settlement_site(state: State, seat: int, v: int) -> None:
@@ -63,14 +63,14 @@ def check_settlement_site(state: State, seat: int, v: int) -> None:
     check_place(state, "vertex", v)
     name = state.board.vertex_name(v)
     if not state.board.topo.vertex_is_land[v] and not permitted(
-        state, state.rules.settlement_permits, seat, v
+        state, state.rules.hooks.settlement_permits, seat, v
     ):
         raise reject("base.build.not_land", f"{name} does not touch land")
     if state.vertex_owner[v] != NO_ONE:
         raise reject("base.build.occupied", f"{name} is taken")
     if not distance_ok(state, v):
         raise reject("base.build.distance", f"{name} is next to a settlement or city")
-    blocked = state.rules.settlement_blocked
+    blocked = state.rules.hooks.settlement_blocked
     refuse_blocked(state, blocked, seat, v, f"no settlement may stand on {name}")
 
 
@@ -89,7 +89,7 @@ def check_settlement(state: State, seat: int, v: int) -> None:
     a module permits)."""
     check_settlement_site(state, seat, v)
     if not touches_own_road(state, seat, v) and not permitted(
-        state, state.rules.settlement_permits, seat, v
+        state, state.rules.hooks.settlement_permits, seat, v
     ):
         raise reject(
             "base.build.settlement_connect",

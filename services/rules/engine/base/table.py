@@ -12,4 +12,4 @@ def evolve_forfeit(state: State, e: SeatForfeited) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.evolvers[SeatForfeited] = evolve_forfeit
+    rules.evolve_with(SeatForfeited, evolve_forfeit)

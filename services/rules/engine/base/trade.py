@@ -35,6 +35,7 @@ from events.events import (
 )
 from events.prompts import Prompt
 from events.types import RESOURCES
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import all_at_least, require_current
 from services.rules.engine.base.stages import TRADE_ANSWER
 from services.rules.engine.capabilities import PURSE
@@ -324,20 +325,20 @@ SELF_CHECKED.add(maritime)
 
 
 def install(rules: Rules) -> None:
-    rules.handlers[MaritimeTrade] = maritime
-    rules.handlers[ProposeTrade] = propose
-    rules.handlers[AcceptTrade] = accept
-    rules.handlers[RejectTrade] = reject_offer
-    rules.handlers[CounterTrade] = counter
-    rules.handlers[ConfirmTrade] = confirm
-    rules.handlers[CancelTrade] = cancel
+    rules.handle(MaritimeTrade, maritime)
+    rules.handle(ProposeTrade, propose)
+    rules.handle(AcceptTrade, accept)
+    rules.handle(RejectTrade, reject_offer)
+    rules.handle(CounterTrade, counter)
+    rules.handle(ConfirmTrade, confirm)
+    rules.handle(CancelTrade, cancel)
     rules.allow(MAIN, MaritimeTrade, ProposeTrade)
     rules.allow(TRADE, *ANSWERS)
-    rules.phase_refusal.append(trade_refusal)
-    rules.extra_options.append(maritime_options)
-    rules.prompters[TRADE] = prompt_trade
-    rules.evolvers[MaritimeTraded] = evolve_maritime
-    rules.evolvers[TradeProposed] = evolve_proposed
-    rules.evolvers[TradeAnswered] = evolve_answered
-    rules.evolvers[TradeCompleted] = evolve_completed
-    rules.evolvers[TradeCancelled] = evolve_cancelled
+    rules.add_hook(hk.PHASE_REFUSAL, trade_refusal)
+    rules.add_hook(hk.EXTRA_OPTIONS, maritime_options)
+    rules.prompt(TRADE, prompt_trade)
+    rules.evolve_with(MaritimeTraded, evolve_maritime)
+    rules.evolve_with(TradeProposed, evolve_proposed)
+    rules.evolve_with(TradeAnswered, evolve_answered)
+    rules.evolve_with(TradeCompleted, evolve_completed)
+    rules.evolve_with(TradeCancelled, evolve_cancelled)

@@ -21,6 +21,7 @@ from events.events import (
     TurnEnded,
 )
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import (
     all_at_least,
     holds_any,
@@ -41,24 +42,24 @@ from services.rules.engine.vocab_check import SELF_CHECKED, refuse
 
 def roll_dice(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    return state.rules.roll(state, cmd.seat, dealer)
+    return state.rules.hooks.roll(state, cmd.seat, dealer)
 
 
 def base_roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
     d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, DICE_WEIGHTS)
     events: list[Event] = [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls)]
-    events.extend(state.rules.resolve_dice(state, seat, d1, d2, dealer))
+    events.extend(state.rules.hooks.resolve_dice(state, seat, d1, d2, dealer))
     return events
 
 
 def base_resolve_dice(state: State, seat: int, d1: int, d2: int, dealer: Dealer) -> list[Event]:
     """The faces are known: resolve their total (a module may look at the faces first)."""
-    return state.rules.resolve_number(state, seat, d1 + d2, dealer)
+    return state.rules.hooks.resolve_number(state, seat, d1 + d2, dealer)
 
 
 def base_resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
     if total == 7:
-        return state.rules.seven(state, seat, dealer)
+        return state.rules.hooks.seven(state, seat, dealer)
     return produce(state, total)
 
 
@@ -116,7 +117,7 @@ def apply_shortage(state: State, gains: list[list[int]]) -> tuple[list[list[int]
 
 
 def produce(state: State, total: int) -> list[Event]:
-    gains, short = apply_shortage(state, state.rules.production(state, total))
+    gains, short = apply_shortage(state, state.rules.hooks.production(state, total))
     if not short and not holds_any_row(gains):
         return []
     vocab = state.rules.vocab
@@ -189,7 +190,7 @@ def robber_refuges(state: State) -> tuple[int, ...]:
     deserts = state.board.desert_hexes
     if deserts:
         return deserts
-    home = state.rules.robber_home(state)
+    home = state.rules.hooks.robber_home(state)
     return (home,) if home is not None else ()
 
 
@@ -212,7 +213,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
     h = cmd.hex
     topo = state.board.topo
-    legal = state.rules.robber_hexes(state, cmd.seat)
+    legal = state.rules.hooks.robber_hexes(state, cmd.seat)
     # Off the board (-1) only where a module's rule sends it there (robber_hexes lists it).
     if h not in legal and not 0 <= h < len(topo.hexes):
         raise reject("base.place.unknown", f"there is no hex {h} on this map")
@@ -228,7 +229,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
             raise refuse(state.rules.vocab, cmd)
         raise reject("base.robber.no_choice",
                      f"the robber's card is drawn at random: no rule lets you take {cmd.take}")
-    victims = state.rules.robber_victims(state, cmd.seat, h)
+    victims = state.rules.hooks.robber_victims(state, cmd.seat, h)
     if cmd.victim is None:
         if victims:
             raise reject("base.robber.victim", "choose whom to rob: " + ", ".join(map(str, victims)))
@@ -237,7 +238,7 @@ def move_robber(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
         raise reject(rule_id, f"seat {cmd.victim} cannot be robbed at that hex")
     events: list[Event] = [RobberMoved(seat=cmd.seat, hex=h, victim=cmd.victim)]
     if cmd.victim is not None:
-        events.extend(state.rules.steal(state, cmd.seat, cmd.victim, dealer))
+        events.extend(state.rules.hooks.steal(state, cmd.seat, cmd.victim, dealer))
     return events
 
 
@@ -246,7 +247,7 @@ SELF_CHECKED.add(move_robber)
 
 def robber_refusal(state: State, seat: int, h: int, victim: int | None) -> str | None:
     """The module rule that refuses this robber move, if a module explains it."""
-    for explain in state.rules.robber_refusal:
+    for explain in state.rules.hooks.robber_refusal:
         rule_id = explain(state, seat, h, victim)
         if rule_id is not None:
             return rule_id
@@ -269,7 +270,7 @@ def roll_refusal(state: State, cmd: Command) -> str | None:
         return None
     if isinstance(cmd, RollDice):
         return "base.roll.already" if state.rolled else None
-    if state.phase == ROLL and type(cmd) in state.rules.phase_commands.get(MAIN, ()):
+    if state.phase == ROLL and type(cmd) in state.rules.registry.phase_commands.get(MAIN, ()):
         return "base.roll.required"
     return None
 
@@ -279,7 +280,7 @@ def roll_refusal(state: State, cmd: Command) -> str | None:
 
 def end_turn(state: State, cmd: EndTurn, dealer: Dealer) -> list[Event]:
     require_current(state, cmd.seat)
-    if not state.rules.end_of_turn:
+    if not state.rules.hooks.end_of_turn:
         return pass_turn(state, cmd.seat, dealer)
     return finish_turn(state, cmd.seat, dealer)
 
@@ -288,12 +289,12 @@ def finish_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
     """The end-of-turn steps (`end_of_turn` hooks), then the turn passes. A step whose events
     open a stage (the phase leaves MAIN) stops here; its stage calls this again when it
     closes. Steps already done this turn return nothing, so a second call is safe."""
-    steps = state.rules.end_of_turn
+    steps = state.rules.hooks.end_of_turn
     scratch = state.copy()
     events: list[Event] = []
     for step in steps:
         for e in step(scratch, seat, dealer):
-            scratch.rules.evolvers[type(e)](scratch, e)
+            scratch.rules.registry.evolvers[type(e)](scratch, e)
             scratch.version += 1
             events.append(e)
         if scratch.finished or scratch.phase != MAIN:
@@ -302,14 +303,14 @@ def finish_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
 
 
 def base_wins(state: State, seat: int) -> bool:
-    return total_vp(state, seat) >= state.rules.win_target(state, seat)
+    return total_vp(state, seat) >= state.rules.hooks.win_target(state, seat)
 
 
 def pass_turn(state: State, seat: int, dealer: Dealer) -> list[Event]:
     nxt = state.next_seat(seat)
     events: list[Event] = [TurnEnded(seat=seat, next=nxt)]
     # A seat that reached its target on someone else's turn wins as its own turn begins.
-    if state.rules.wins(state, nxt):
+    if state.rules.hooks.wins(state, nxt):
         events.append(
             GameFinished(winner=nxt, scores=scores(state), reason="victory", seed=dealer.seed_hex())
         )
@@ -334,9 +335,9 @@ def evolve_dice(state: State, e: DiceRolled) -> None:
 def after_number(state: State, total: int) -> None:
     """The phase a rolled number leads to (a 7 to its stage, discards come first)."""
     if total == 7:
-        state.rules.seven_stage(state)
+        state.rules.hooks.seven_stage(state)
     else:
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
 
 
 def base_roll_resolved(state: State) -> None:
@@ -375,13 +376,13 @@ def evolve_discarded(state: State, e: ResourcesDiscarded) -> None:
     left = state.discards[e.seat] - given
     state.discards[e.seat] = left if left > 0 else 0
     if not holds_any(state.discards):
-        state.rules.seven_stage(state)
+        state.rules.hooks.seven_stage(state)
 
 
 def evolve_robber(state: State, e: RobberMoved) -> None:
     state.robber = e.hex
     if state.robber_from == "seven":
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
     else:
         state.phase = MAIN if state.rolled else ROLL
 
@@ -444,11 +445,11 @@ def prompt_discard(state: State) -> list[Prompt]:
 def robber_options(state: State, seat: int) -> list[Command]:
     rules = state.rules
     moves = robber_moves(seat, len(state.board.topo.hexes), state.n)
-    if rules.robber_victims is base_robber_victims:
+    if rules.hooks.robber_victims is base_robber_victims:
         return _base_robber_options(state, seat, moves)
     options: list[Command] = []
-    victims_at = rules.robber_victims
-    for h in rules.robber_hexes(state, seat):
+    victims_at = rules.hooks.robber_victims
+    for h in rules.hooks.robber_hexes(state, seat):
         victims = victims_at(state, seat, h)
         if victims:
             options.extend([robber_move(moves, seat, h, v) for v in victims])
@@ -468,7 +469,7 @@ def _base_robber_options(
     owner = state.vertex_owner
     hex_vertices = state.board.topo.hex_vertices
     n = state.n
-    for h in state.rules.robber_hexes(state, seat):
+    for h in state.rules.hooks.robber_hexes(state, seat):
         found = 0
         if h != OFF_BOARD:
             for v in hex_vertices[h]:
@@ -491,34 +492,34 @@ def prompt_robber(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.roll = base_roll
-    rules.resolve_dice = base_resolve_dice
-    rules.resolve_number = base_resolve_number
-    rules.seven = base_seven
-    rules.seven_stage = base_seven_stage
-    rules.wins = base_wins
-    rules.roll_resolved = base_roll_resolved
-    rules.production = base_production
-    rules.robber_hexes = base_robber_hexes
-    rules.robber_victims = base_robber_victims
-    rules.robber_home = base_robber_home
-    rules.steal = steal
-    rules.handlers[RollDice] = roll_dice
-    rules.handlers[DiscardResources] = discard
-    rules.handlers[MoveRobber] = move_robber
-    rules.handlers[EndTurn] = end_turn
+    rules.set_hook(hk.ROLL, base_roll)
+    rules.set_hook(hk.RESOLVE_DICE, base_resolve_dice)
+    rules.set_hook(hk.RESOLVE_NUMBER, base_resolve_number)
+    rules.set_hook(hk.SEVEN, base_seven)
+    rules.set_hook(hk.SEVEN_STAGE, base_seven_stage)
+    rules.set_hook(hk.WINS, base_wins)
+    rules.set_hook(hk.ROLL_RESOLVED, base_roll_resolved)
+    rules.set_hook(hk.PRODUCTION, base_production)
+    rules.set_hook(hk.ROBBER_HEXES, base_robber_hexes)
+    rules.set_hook(hk.ROBBER_VICTIMS, base_robber_victims)
+    rules.set_hook(hk.ROBBER_HOME, base_robber_home)
+    rules.set_hook(hk.STEAL, steal)
+    rules.handle(RollDice, roll_dice)
+    rules.handle(DiscardResources, discard)
+    rules.handle(MoveRobber, move_robber)
+    rules.handle(EndTurn, end_turn)
     rules.allow(ROLL, RollDice)
     rules.allow(DISCARD, DiscardResources)
     rules.allow(ROBBER, MoveRobber)
     rules.allow(MAIN, EndTurn)
-    rules.phase_refusal.append(roll_refusal)
-    rules.prompters[DISCARD] = prompt_discard
-    rules.prompters[ROBBER] = prompt_robber
-    rules.evolvers[DiceRolled] = evolve_dice
-    rules.evolvers[ResourcesProduced] = evolve_produced
-    rules.evolvers[DiscardRequired] = evolve_discard_required
-    rules.evolvers[ResourcesDiscarded] = evolve_discarded
-    rules.evolvers[RobberMoved] = evolve_robber
-    rules.evolvers[CardStolen] = evolve_stolen
-    rules.evolvers[TurnEnded] = evolve_turn_ended
-    rules.evolvers[GameFinished] = evolve_finished
+    rules.add_hook(hk.PHASE_REFUSAL, roll_refusal)
+    rules.prompt(DISCARD, prompt_discard)
+    rules.prompt(ROBBER, prompt_robber)
+    rules.evolve_with(DiceRolled, evolve_dice)
+    rules.evolve_with(ResourcesProduced, evolve_produced)
+    rules.evolve_with(DiscardRequired, evolve_discard_required)
+    rules.evolve_with(ResourcesDiscarded, evolve_discarded)
+    rules.evolve_with(RobberMoved, evolve_robber)
+    rules.evolve_with(CardStolen, evolve_stolen)
+    rules.evolve_with(TurnEnded, evolve_turn_ended)
+    rules.evolve_with(GameFinished, evolve_finished)

@@ -34,6 +34,7 @@ from events.barbarian_attack import (
 from events.catan_for_two import NeutralPiece, NeutralSettlementBuilt, TradeTokensGained
 from events.commands import Command
 from events.events import Event
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.base.scoring import derive_victory
 from services.rules.engine.capabilities import (
@@ -188,7 +189,7 @@ def install(rules: Rules) -> None:
     rules.evolve_with(NeutralPieceReconsidered, evolve_reconsidered)
     rules.handle(MoveBarbarianByTokens, move_barbarian)
     rules.allow(MAIN, MoveBarbarianByTokens)
-    rules.extra_options.append(token_options)
+    rules.add_hook(hk.EXTRA_OPTIONS, token_options)
     rules.evolve_with(BarbarianMovedByTokens, evolve_moved)
     # A freed hex can give the active seat its points back in its own turn.
     rules.derive((BarbarianMovedByTokens,), derive_victory)

@@ -5,6 +5,7 @@ tokens 1, 1, 2, 2, 3, and the player with fewer public VP pays one fish less per
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from events.events import GameCreated
@@ -12,7 +13,7 @@ from services.rules.engine.base.scoring import public_vp
 from services.rules.engine.chance import Dealer
 from services.rules.engine.combinations import Combination
 from services.rules.engine.scenarios.fishermen.common import (
-    EXT,
+    FISH,
     FISH_DISCOUNT,
     MAP,
     TWO_PLAYER_START,
@@ -33,14 +34,20 @@ def discount(state: State, seat: int) -> int:
     return 1 if public_vp(state, seat) < public_vp(state, 1 - seat) else 0
 
 
-def install(rules: Rules) -> None:
-    init = rules.init_ext[EXT]
+def start_with_two(
+    init: Callable[[State, GameCreated], FishState],
+) -> Callable[[State, GameCreated], FishState]:
+    """With two players, the fish stock starts smaller (TWO_PLAYER_START)."""
 
     def init_with_start(state: State, created: GameCreated) -> FishState:
-        fish: FishState = init(state, created)
+        fish = init(state, created)
         return FishState(fish.waters, state.n, TWO_PLAYER_START)
 
-    rules.init_ext[EXT] = init_with_start
+    return init_with_start
+
+
+def install(rules: Rules) -> None:
+    rules.wrap_state_init(FISH, start_with_two)
     rules.provide(FISH_DISCOUNT, discount)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from events.events import Event
 from events.fishermen import RobberLeftBoard
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import hooks
 from services.rules.engine.capabilities import DICE_DECK
 from services.rules.engine.chance import Dealer
@@ -34,7 +35,7 @@ def robber_flees(previous: hooks.ResolveNumber[State]) -> hooks.ResolveNumber[St
 
 
 def install(rules: Rules) -> None:
-    rules.resolve_number = robber_flees(rules.resolve_number)
+    rules.wrap_hook(hk.RESOLVE_NUMBER, robber_flees)
 
 
 COMBINATION = Combination(pair=("fishermen", "event-cards"), install=install,

@@ -21,8 +21,8 @@ from services.rules.engine.base.sites import pieces_left
 from services.rules.engine.capabilities import NEUTRAL_OWNERS, NeutralOwners
 from services.rules.engine.chance import Dealer
 from services.rules.engine.combinations import Combination
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.scenarios.rivers.bridges import bridge_sites_for, site_problem
 from services.rules.engine.scenarios.rivers.common import BRIDGE, NEUTRAL_BRIDGE, rivers
 from services.rules.engine.state import Rules, State
@@ -57,7 +57,7 @@ def owing(build_bridge: Handler[State]) -> Handler[State]:
         events = list(build_bridge(state, cmd, dealer))
         scratch = state.copy()
         for e in events:
-            state.rules.evolvers[type(e)](scratch, e)
+            state.rules.registry.evolvers[type(e)](scratch, e)
         piece = owed_after_bridge(scratch, cmd.seat)
         if piece == "bridge":
             events.append(NeutralBridgeRequired(seat=cmd.seat, piece="bridge"))
@@ -103,16 +103,16 @@ def prompt_neutral_bridge(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.handle(BuildBridge, owing(rules.handlers[BuildBridge]))
+    rules.handle(BuildBridge, owing(rules.registry.handlers[BuildBridge]))
     rules.handle(BuildNeutralBridge, build_neutral_bridge)
     rules.allow(NEUTRAL_BRIDGE, BuildNeutralBridge)
-    rules.prompters[NEUTRAL_BRIDGE] = prompt_neutral_bridge
+    rules.prompt(NEUTRAL_BRIDGE, prompt_neutral_bridge)
     rules.evolve_with(NeutralBridgeRequired, evolve_required)
     rules.evolve_with(NeutralBridgeBuilt, evolve_neutral_bridge)
     rules.derive((NeutralBridgeBuilt,), derive_longest_road)  # a neutral may take it
-    rules.vp_events.add(NeutralBridgeBuilt)
+    rules.registry.vp_events.add(NeutralBridgeBuilt)
     # Public and without chance: a table playing with undo may take them back.
-    rules.reversible |= {NeutralBridgeRequired, NeutralBridgeBuilt}
+    rules.registry.reversible |= {NeutralBridgeRequired, NeutralBridgeBuilt}
 
 
 COMBINATION = Combination(

@@ -14,6 +14,7 @@ from events.catan_for_two import TradeTokensGained
 from events.commands import Command
 from events.events import DiceRolled, Event, SettlementBuilt
 from events.traders_and_barbarians import BarbarianMovedWithTokens, MoveBarbarianWithTokens
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.capabilities import DICE_DECK, SECOND_ROLL, TRADE_TOKENS, TradeTokens
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
@@ -97,7 +98,7 @@ def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
     weights = tuple(0 if a + b in (2, 12, first) else 1 for a, b in DICE_OUTCOMES)
     d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, weights)
     return [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls),
-            *state.rules.resolve_number(state, seat, d1 + d2, dealer)]
+            *state.rules.hooks.resolve_number(state, seat, d1 + d2, dealer)]
 
 
 def neutral_toll(state: State, seat: int, gold: int) -> tuple[int, int | None, int]:
@@ -110,7 +111,7 @@ def neutral_toll(state: State, seat: int, gold: int) -> tuple[int, int | None, i
 def install(rules: Rules) -> None:
     rules.handle(MoveBarbarianWithTokens, move_with_tokens)
     rules.allow(MAIN, MoveBarbarianWithTokens)
-    rules.extra_options.append(token_options)
+    rules.add_hook(hk.EXTRA_OPTIONS, token_options)
     rules.evolve_with(BarbarianMovedWithTokens, evolve_moved)
     rules.derive((SettlementBuilt,), derive_trade_hex_token)
     rules.provide(NEUTRAL_TOLL, neutral_toll)

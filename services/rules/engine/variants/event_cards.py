@@ -5,7 +5,7 @@ prompts need no change): it reveals the top card (`EventCardDrawn`), resolves th
 event, then produces for its number (catan.com FAQ). New Year rebuilds the deck and the next
 card is drawn in the same command: that card is the turn's roll. `draw_and_resolve` is that
 whole step as one function, so a module that draws twice a turn (Catan for Two) can call it
-twice; `rules.roll_resolved` fires exactly once per card, when its event, its stage (if the
+twice; `rules.hooks.roll_resolved` fires exactly once per card, when its event, its stage (if the
 event asks for choices) and its 7's robber are done — the point to draw a second card. The
 events and their choice stages are in event_cards_stages.py; the deck data and the public
 state in event_cards_deck.py (+ event_cards.toml).
@@ -56,6 +56,7 @@ from events.event_cards import (
     RoadRepaired,
 )
 from events.events import Event, GameCreated
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import can_afford, pay, require_afford, require_current
 from services.rules.engine.base.turn import after_number
 from services.rules.engine.capabilities import DAMAGED_ROADS, DICE_DECK
@@ -65,7 +66,13 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.state import CITY, MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants import event_cards_stages as stage_rules
 from services.rules.engine.variants.event_cards_advice import ADVICE
-from services.rules.engine.variants.event_cards_deck import DECK, NAME, EventState, emit, ext
+from services.rules.engine.variants.event_cards_deck import (
+    DECK,
+    EVENTS,
+    EventState,
+    emit,
+    ext,
+)
 from services.rules.engine.variants.event_cards_narration import NARRATION
 from services.rules.engine.variants.event_cards_stages import ASSIST, EARTHQUAKE, GIFT, GRANT, TAKE
 
@@ -227,14 +234,14 @@ def repair_road(state: State, cmd: RepairRoad, dealer: Dealer) -> list[Event]:
 
 
 def evolve_repaired(state: State, e: RoadRepaired) -> None:
-    pay(state, e.seat, state.rules.costs["road_repair"])
+    pay(state, e.seat, state.rules.cache.costs["road_repair"])
     ext(state).damaged[e.seat] = NO_ONE
 
 
 def repair_options(state: State, seat: int, phase: str) -> list[Command]:
     if phase != MAIN or damaged_road(state, seat) == NO_ONE:
         return []
-    if not can_afford(state.players[seat].hand, state.rules.costs["road_repair"]):
+    if not can_afford(state.players[seat].hand, state.rules.cache.costs["road_repair"]):
         return []
     return [RepairRoad(seat=seat)]
 
@@ -306,23 +313,22 @@ class EventCards(Module[State, Params]):
         def init(state: State, created: GameCreated) -> EventState:
             return EventState(per_cycle, created.seats)
 
-        rules.ext(NAME, init, EventState.copy, EventState.to_dict, EventState.from_dict)
-        rules.view_ext[NAME] = view_ext
-        rules.roll = draw_and_resolve  # replaces the dice: no die is rolled in this variant
+        rules.module_state(EVENTS, init, view=view_ext)
+        rules.set_hook(hk.ROLL, draw_and_resolve)  # replaces the dice: no die is rolled in this variant
         rules.provide(DICE_DECK, Deck())
         rules.provide(DAMAGED_ROADS, Earthquake())
-        rules.production = wrap_production(rules.production)
-        rules.road_blocked.append(road_blocked)
-        rules.settlement_blocked.append(settlement_blocked)
-        rules.costs["road_repair"] = (1, 1, 0, 0, 0)
-        rules.handlers[RepairRoad] = repair_road
+        rules.wrap_hook(hk.PRODUCTION, wrap_production)
+        rules.add_hook(hk.ROAD_BLOCKED, road_blocked)
+        rules.add_hook(hk.SETTLEMENT_BLOCKED, settlement_blocked)
+        rules.cost("road_repair", (1, 1, 0, 0, 0))
+        rules.handle(RepairRoad, repair_road)
         rules.allow(MAIN, RepairRoad)
-        rules.extra_options.append(repair_options)
-        rules.evolvers[EventCardDrawn] = evolve_drawn
-        rules.evolvers[RoadRepaired] = evolve_repaired
-        rules.redactors[EventChoiceMade] = redact_choice
-        rules.redactors[NeighborsGifted] = redact_gifts
-        rules.redactors[AssistanceGiven] = redact_assistance
+        rules.add_hook(hk.EXTRA_OPTIONS, repair_options)
+        rules.evolve_with(EventCardDrawn, evolve_drawn)
+        rules.evolve_with(RoadRepaired, evolve_repaired)
+        rules.redact(EventChoiceMade, redact_choice)
+        rules.redact(NeighborsGifted, redact_gifts)
+        rules.redact(AssistanceGiven, redact_assistance)
         stage_rules.install(rules)
 
 

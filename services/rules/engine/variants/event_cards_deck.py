@@ -16,12 +16,13 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, cast, get_args
+from typing import Any, Final, cast, get_args
 
 from mypy_extensions import mypyc_attr
 
 from events.event_cards import EventName
 from events.events import Event
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.state import NO_ONE, State
 
 NAME = "event_cards"
@@ -176,8 +177,11 @@ def ext(state: State) -> EventState:
 def emit(state: State, out: list[Event], events: Iterable[Event]) -> None:
     """Fold `events` into decide's scratch copy and collect them: later steps of one command
     (the event, then production) must see the state the earlier ones leave."""
-    evolvers = state.rules.evolvers
+    evolvers = state.rules.registry.evolvers
     for e in events:
         evolvers[type(e)](state, e)
         state.version += 1
         out.append(e)
+
+
+EVENTS: Final = StateKey(NAME, EventState)  # the variant's state (modstate.py)

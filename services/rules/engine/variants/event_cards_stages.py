@@ -159,7 +159,7 @@ def produce_card(state: State, dealer: Dealer) -> list[Event]:
     number, event = DECK.kinds[x.card]
     x.epidemic = event == "epidemic"  # read by the wrapped `production` hook
     try:
-        return list(state.rules.resolve_number(state, state.current, number, dealer))
+        return list(state.rules.hooks.resolve_number(state, state.current, number, dealer))
     finally:
         x.epidemic = False
 
@@ -262,7 +262,7 @@ def take_card(state: State, cmd: TakeCardFrom, dealer: Dealer) -> list[Event]:
     out: list[Event] = []
     emit(scratch, out, [VictimChosen(seat=cmd.seat, victim=cmd.victim, event=event_name(state))])
     # A blind draw from the victim's hand (DECISION §3.3), the same chance point as the robber's.
-    return finish(scratch, out, scratch.rules.steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
+    return finish(scratch, out, scratch.rules.hooks.steal(scratch, cmd.seat, cmd.victim, dealer), dealer)
 
 
 # --- resolving a simultaneous stage (on the scratch copy, all choices in) -----------------------
@@ -377,7 +377,7 @@ def prompt_stage(state: State) -> list[Prompt]:
 
 def evolve_required(state: State, e: EventChoiceRequired) -> None:
     if not e.seats:
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
         return
     x = ext(state)
     x.event = e.event
@@ -389,7 +389,7 @@ def evolve_required(state: State, e: EventChoiceRequired) -> None:
 def close(state: State) -> None:
     """The stage is over: the turn goes on as after any resolved roll (usually to MAIN)."""
     ext(state).close_stage()
-    state.rules.roll_resolved(state)
+    state.rules.hooks.roll_resolved(state)
 
 
 def evolve_choice(state: State, e: EventChoiceMade) -> None:
@@ -447,15 +447,15 @@ def install(rules: Rules) -> None:
         AssistPlayer: assist,
         TakeCardFrom: take_card,
     }
-    rules.handlers.update(handlers)
+    rules.registry.handlers.update(handlers)
     rules.allow(EARTHQUAKE, DamageRoad)
     rules.allow(GIFT, GiveToNeighbor)
     rules.allow(GRANT, TakeResource)
     rules.allow(ASSIST, AssistPlayer)
     rules.allow(TAKE, TakeCardFrom)
     for phase in (EARTHQUAKE, GIFT, GRANT, ASSIST, TAKE):
-        rules.prompters[phase] = prompt_stage
-    rules.evolvers.update({
+        rules.prompt(phase, prompt_stage)
+    rules.registry.evolvers.update({
         EventChoiceRequired: evolve_required,
         EventChoiceMade: evolve_choice,
         RoadsDamaged: evolve_damaged,

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.scoring import public_vp
 from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.rules import register
@@ -82,8 +83,8 @@ class FriendlyRobber(Module[State, Params]):
 
     def install(self, rules: Rules, params: Any) -> None:
         start_vp: int = params.start_vp
-        previous_hexes = rules.robber_hexes
-        previous_victims = rules.robber_victims
+        previous_hexes = rules.hooks.robber_hexes
+        previous_victims = rules.hooks.robber_victims
 
         def open_hexes(state: State, seat: int) -> tuple[list[int], set[int]]:
             """The hexes the base (and earlier modules) allow that touch no protected player."""
@@ -110,9 +111,9 @@ class FriendlyRobber(Module[State, Params]):
                 return None
             return "friendly_robber.hex.protected" if hexes else "friendly_robber.hex.desert"
 
-        rules.robber_hexes = robber_hexes
-        rules.robber_victims = robber_victims
-        rules.robber_refusal.append(refusal)
+        rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
+        rules.set_hook(hk.ROBBER_VICTIMS, robber_victims)
+        rules.add_hook(hk.ROBBER_REFUSAL, refusal)
 
 
 MODULE = FriendlyRobber()

@@ -18,17 +18,20 @@ Design notes:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from events.events import CityBuilt, Event, GameCreated, SettlementBuilt
 from events.harbormaster import HarbormasterChanged
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.narration import Narrator, Places, narrator
 from services.rules.engine.rules import register
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import NO_ONE, Rules, State
 
 EXT = "harbormaster"
+HOLDER: Final = StateKey(EXT, int)  # the holder's seat, or NO_ONE
 CARD_VP = 2
 MIN_POINTS = 3
 TRIGGERS: tuple[type[Event], ...] = (SettlementBuilt, CityBuilt)
@@ -59,7 +62,7 @@ def harbor_points(state: State, seat: int) -> int:
     points = sum(1 for v in p.settlements if harbor[v] is not None) + sum(
         2 for v in p.cities if harbor[v] is not None
     )
-    void = state.rules.building_void
+    void = state.rules.hooks.building_void
     if void and points:
         points -= sum(1 for v in p.settlements if harbor[v] is not None
                       and any(f(state, seat, v) for f in void))
@@ -149,18 +152,17 @@ class Harbormaster(Module[State, None]):
     narration = NARRATION
 
     def install(self, rules: Rules, params: Any) -> None:
-        rules.ext(EXT, init_holder, same)
-        rules.view_ext[EXT] = view_harbormaster
-        rules.evolvers[HarbormasterChanged] = evolve_changed
+        rules.module_state(HOLDER, init_holder, view=view_harbormaster)
+        rules.evolve_with(HarbormasterChanged, evolve_changed)
         rules.derive(TRIGGERS, derive_harbormaster)
-        rules.vp_bonus.append(card_vp)
-        previous = rules.win_target
+        rules.add_hook(hk.VP_BONUS, card_vp)
+        previous = rules.hooks.win_target
 
         def win_target(state: State, seat: int) -> int:
             target: int = previous(state, seat)
             return target + 1
 
-        rules.win_target = win_target
+        rules.set_hook(hk.WIN_TARGET, win_target)
 
 
 MODULE = Harbormaster()

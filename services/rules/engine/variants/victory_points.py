@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import Rules, State
 
@@ -30,13 +31,13 @@ class VictoryPoints(Module[State, Params]):
 
     def install(self, rules: Rules, params: Any) -> None:
         target: int = params.target
-        previous: Callable[[State, int], int] = rules.win_target
+        previous: Callable[[State, int], int] = rules.hooks.win_target
 
         # Replace the base target but keep what other modules add on top (e.g. +1).
         def win_target(state: State, seat: int) -> int:
             return previous(state, seat) - state.vp_target + target
 
-        rules.win_target = win_target
+        rules.set_hook(hk.WIN_TARGET, win_target)
 
 
 MODULE = VictoryPoints()

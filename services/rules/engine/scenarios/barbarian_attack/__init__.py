@@ -37,6 +37,7 @@ from events.barbarian_attack import (
     ResourceSoldForGold,
 )
 from events.events import GameCreated, TurnEnded
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.ruleset import Module, SetupRound
 from services.rules.engine.scenarios.barbarian_attack import (
     battles,
@@ -51,6 +52,7 @@ from services.rules.engine.scenarios.barbarian_attack import (
 )
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
 from services.rules.engine.scenarios.barbarian_attack.common import (
+    ATTACK,
     CARD,
     EXT,
     KNIGHTS,
@@ -126,11 +128,10 @@ class BarbarianAttack(Module[State, None]):
             vocab.set_copies(card, 0)
         rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
         rules.base_target = TARGET
-        rules.ext(EXT, init, AttackState.copy, AttackState.dump, AttackState.load)
-        rules.view_ext[EXT] = view_ext
-        rules.evolvers[TurnEnded] = wrap_turn_ended(rules.evolvers[TurnEnded])
+        rules.module_state(ATTACK, init, view=view_ext)
+        rules.wrap_evolver(TurnEnded, wrap_turn_ended)
         # Public and without chance: an undo (table rule) may cross them.
-        rules.reversible.update((MarchBegun, KnightMarched, ForeignKnightMarched,
+        rules.registry.reversible.update((MarchBegun, KnightMarched, ForeignKnightMarched,
                                  ResourceSoldForGold, ResourceBoughtWithGold))
         landing.install(rules)
         conquest.install(rules)
@@ -140,7 +141,7 @@ class BarbarianAttack(Module[State, None]):
         battles.install(rules)
         knights.install(rules)  # after deck and gold: the march closes their commands
         prompts.install(rules)
-        rules.building_void.append(conquered_building)  # a conquered building counts nothing
+        rules.add_hook(hk.BUILDING_VOID, conquered_building)  # a conquered building counts nothing
 
 
 MODULE = BarbarianAttack()

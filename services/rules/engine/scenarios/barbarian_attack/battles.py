@@ -21,6 +21,7 @@ from itertools import combinations
 
 from events.barbarian_attack import FOREIGN, CoastalBattleWon
 from events.events import Event, GameFinished
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
 from services.rules.engine.chance import Dealer
@@ -138,9 +139,9 @@ def battles(state: State, seat: int, dealer: Dealer) -> list[Event]:
             evolve_battle(work, fought)
             events.append(fought)
             for extra in pay.extra(work, fought) if pay is not None else ():
-                work.rules.evolvers[type(extra)](work, extra)
+                work.rules.registry.evolvers[type(extra)](work, extra)
                 events.append(extra)
-    if events and work.rules.wins(work, seat):
+    if events and work.rules.hooks.wins(work, seat):
         events.append(GameFinished(winner=seat, scores=scores(work), reason="victory",
                                    seed=dealer.seed_hex()))
     return events
@@ -162,5 +163,5 @@ def evolve_battle(state: State, e: CoastalBattleWon) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.end_of_turn.append(battles)
+    rules.add_hook(hk.END_OF_TURN, battles)
     rules.evolve_with(CoastalBattleWon, evolve_battle)

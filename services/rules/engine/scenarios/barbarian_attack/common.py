@@ -7,7 +7,7 @@ building whose every land hex is conquered (docs/rules/barbarian-attack.md §9.5
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -15,6 +15,7 @@ from events.barbarian_attack import FOREIGN, CoastalBattleWon
 from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.ruleset import Capability
 from services.rules.engine.state import State
 
@@ -208,3 +209,5 @@ def free_paths(state: State, edges: frozenset[int] | tuple[int, ...]) -> list[in
 def opponents_with_cards(state: State, seat: int) -> list[int]:
     return [p.seat for p in state.players[: state.n] if p.seat != seat and p.cards > 0]
 
+
+ATTACK: Final = StateKey(EXT, AttackState)  # the module's state (modstate.py)

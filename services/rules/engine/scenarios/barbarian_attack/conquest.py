@@ -5,6 +5,7 @@ score in pairs (§9.8). Harbor ratios are refreshed where barbarians move (commo
 
 from __future__ import annotations
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.hooks import Production
 from services.rules.engine.scenarios.barbarian_attack.common import (
     FULL,
@@ -62,7 +63,7 @@ def vp_bonus(state: State, seat: int, public: bool) -> int:
 
 
 def install(rules: Rules) -> None:
-    rules.production = wrap_production(rules.production)
-    rules.road_blocked.append(road_blocked)
-    rules.settlement_blocked.append(settlement_blocked)
-    rules.vp_bonus.append(vp_bonus)
+    rules.wrap_hook(hk.PRODUCTION, wrap_production)
+    rules.add_hook(hk.ROAD_BLOCKED, road_blocked)
+    rules.add_hook(hk.SETTLEMENT_BLOCKED, settlement_blocked)
+    rules.add_hook(hk.VP_BONUS, vp_bonus)

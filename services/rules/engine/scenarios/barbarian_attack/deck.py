@@ -164,7 +164,7 @@ def evolve_drawn(state: State, e: AttackCardDrawn) -> None:
     a = attack(state)
     card = ATTACK_CARDS.index(e.card)
     if not e.free:
-        pay(state, e.seat, state.rules.costs["development_card"])
+        pay(state, e.seat, state.rules.cache.costs["development_card"])
     a.draws += 1
     a.deck[card] -= 1
     if not any(a.deck):

@@ -230,6 +230,6 @@ def install(rules: Rules) -> None:
     rules.allow(MAIN, MarchForeignKnight)
     rules.evolve_with(ForeignKnightMarched, evolve_foreign_moved)
     for kind in CLOSED_BY_MARCH:
-        if kind in rules.handlers:
-            rules.handlers[kind] = closed_by_march(rules.handlers[kind])
-    rules.handlers[EndTurn] = wrap_end_turn(rules.handlers[EndTurn])
+        if kind in rules.registry.handlers:
+            rules.wrap_handler(kind, closed_by_march)
+    rules.wrap_handler(EndTurn, wrap_end_turn)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from events.barbarian_attack import BeginMarch, MarchForeignKnight, MarchKnight
 from events.commands import Command, EndTurn
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import can_afford
 from services.rules.engine.base.option_commands import buy_development_card
 from services.rules.engine.hooks import Prompter
@@ -28,7 +29,7 @@ def extra_options(state: State, seat: int, phase: str) -> list[Command]:
     out: list[Command] = []
     if attack(state).marching:
         return [*move_options(state, seat), *foreign_options(state, seat)]
-    if can_afford(state.players[seat].hand, state.rules.costs["development_card"]):
+    if can_afford(state.players[seat].hand, state.rules.cache.costs["development_card"]):
         out.append(buy_development_card(seat))
     out += gold.options(state, seat)
     if can_march(state, seat):
@@ -62,6 +63,6 @@ def prompt_card(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.extra_options.append(extra_options)
-    rules.prompters[MAIN] = wrap_main(rules.prompters[MAIN])
-    rules.prompters[CARD] = prompt_card
+    rules.add_hook(hk.EXTRA_OPTIONS, extra_options)
+    rules.wrap_prompter(MAIN, wrap_main)
+    rules.prompt(CARD, prompt_card)

@@ -9,6 +9,7 @@ from events.barbarian_attack import ChooseSevenVictim, SevenVictimChosen
 from events.commands import Command
 from events.events import Event
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
@@ -20,7 +21,7 @@ def seven_stage(state: State) -> None:
     if opponents_with_cards(state, state.current):
         state.phase = STEAL
     else:
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
 
 
 def steal_from(state: State, cmd: ChooseSevenVictim, dealer: Dealer) -> list[Event]:
@@ -28,11 +29,11 @@ def steal_from(state: State, cmd: ChooseSevenVictim, dealer: Dealer) -> list[Eve
     if cmd.victim not in opponents_with_cards(state, cmd.seat):
         raise reject("barbarian_attack.seven.steal", "choose another player who holds cards")
     events: list[Event] = [SevenVictimChosen(seat=cmd.seat, victim=cmd.victim)]
-    return events + state.rules.steal(state, cmd.seat, cmd.victim, dealer)
+    return events + state.rules.hooks.steal(state, cmd.seat, cmd.victim, dealer)
 
 
 def evolve_chosen(state: State, e: SevenVictimChosen) -> None:
-    state.rules.roll_resolved(state)
+    state.rules.hooks.roll_resolved(state)
 
 
 def prompt_steal(state: State) -> list[Prompt]:
@@ -43,8 +44,8 @@ def prompt_steal(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.seven_stage = seven_stage
+    rules.set_hook(hk.SEVEN_STAGE, seven_stage)
     rules.handle(ChooseSevenVictim, steal_from)
     rules.allow(STEAL, ChooseSevenVictim)
     rules.evolve_with(SevenVictimChosen, evolve_chosen)
-    rules.prompters[STEAL] = prompt_steal
+    rules.prompt(STEAL, prompt_steal)

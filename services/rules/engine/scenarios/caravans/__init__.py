@@ -26,7 +26,7 @@ from services.rules.engine.scenarios.caravans import scoring, vote
 from services.rules.engine.scenarios.caravans.advice import ADVICE
 from services.rules.engine.scenarios.caravans.common import (
     BID,
-    EXT,
+    CARAVANS,
     NAME,
     NAME_PATH,
     SECOND,
@@ -64,9 +64,8 @@ class Caravans(Module[State, None]):
 
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_terrain("oasis")  # caravans.board.oasis: land, produces nothing
-        rules.ext(EXT, init, CaravanState.copy, CaravanState.dump, CaravanState.load)
-        rules.view_ext[EXT] = view_ext
-        rules.redactors[CamelPathNamed] = redact_named
+        rules.module_state(CARAVANS, init, view=view_ext)
+        rules.redact(CamelPathNamed, redact_named)
         scoring.install(rules)
         vote.install(rules)
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.state import NO_ONE, State
 
@@ -173,3 +174,6 @@ def ext(state: State) -> CaravanState:
 
 def pairs(flat: tuple[int, ...] | list[int]) -> list[tuple[int, int]]:
     return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+
+
+CARAVANS: Final = StateKey(EXT, CaravanState)  # the module's state (modstate.py)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.scenarios.caravans import camels
 from services.rules.engine.scenarios.caravans.common import WIN_TARGET, ext
 from services.rules.engine.state import Rules, State
@@ -22,12 +23,12 @@ def between_camels(state: State, seat: int, public: bool) -> int:
 
 
 def install(rules: Rules) -> None:
-    rules.route_weight = route_weight
-    rules.vp_bonus.append(between_camels)
+    rules.set_hook(hk.ROUTE_WEIGHT, route_weight)
+    rules.add_hook(hk.VP_BONUS, between_camels)
     # caravans.win.target: the base number becomes 12; the victory-points option replaces it
     # and Harbormaster adds its 1 on top, as for any target.
     rules.base_target = WIN_TARGET
-    previous = rules.robber_hexes
+    previous = rules.hooks.robber_hexes
 
     def robber_hexes(state: State, seat: int) -> list[int]:
         """caravans.robber.not_oasis (the robber enters from off the board on the first 7 or
@@ -40,5 +41,5 @@ def install(rules: Rules) -> None:
             return "caravans.robber.not_oasis"
         return None
 
-    rules.robber_hexes = robber_hexes
-    rules.robber_refusal.append(refusal)
+    rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
+    rules.add_hook(hk.ROBBER_REFUSAL, refusal)

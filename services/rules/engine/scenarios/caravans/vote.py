@@ -25,6 +25,7 @@ from events.caravans import (
 from events.commands import Command
 from events.events import CityBuilt, Event, SettlementBuilt, TurnEnded
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base import scoring
 from services.rules.engine.base.turn import finish_turn
 from services.rules.engine.chance import Dealer
@@ -166,7 +167,7 @@ def decide_vote(scratch: State, dealer: Dealer) -> list[Event]:
     choices = pairs(x.choices)
     rule, decider, (caravan, edge) = winner(votes, choices, scratch.current)
     second: int | None = None
-    if TWO_PLAYER in scratch.rules.init_ext:
+    if TWO_PLAYER in scratch.rules.states.keys:
         # caravans.two_player.tie: with equal votes each places one, the active player first.
         tied = votes[0] == votes[1]
         second = scratch.next_seat(scratch.current) if tied else decider
@@ -192,7 +193,7 @@ def placed(scratch: State, seat: int, caravan: int, edge: int, dealer: Dealer) -
 
 
 def apply(state: State, e: Event) -> None:
-    state.rules.evolvers[type(e)](state, e)
+    state.rules.registry.evolvers[type(e)](state, e)
     state.version += 1
 
 
@@ -282,24 +283,24 @@ def prompt_second(state: State) -> list[Prompt]:
 
 
 def install(rules: Rules) -> None:
-    rules.end_of_turn.append(vote_step)
+    rules.add_hook(hk.END_OF_TURN, vote_step)
     rules.handle(BidForCamel, bid)
     rules.handle(NameCamelPath, name_path)
     rules.handle(PlaceSecondCamel, place_second)
     rules.allow(BID, BidForCamel)
     rules.allow(NAME_PATH, NameCamelPath)
     rules.allow(SECOND, PlaceSecondCamel)
-    rules.prompters[BID] = prompt_bid
-    rules.prompters[NAME_PATH] = prompt_name
-    rules.prompters[SECOND] = prompt_second
+    rules.prompt(BID, prompt_bid)
+    rules.prompt(NAME_PATH, prompt_name)
+    rules.prompt(SECOND, prompt_second)
     rules.evolve_with(CamelVoteOpened, evolve_opened)
     rules.evolve_with(CamelBidMade, evolve_bid)
     rules.evolve_with(CamelPathNamed, evolve_named)
     rules.evolve_with(CamelVoteDecided, evolve_decided)
     rules.evolve_with(CamelPlaced, evolve_placed)
-    built_settlement = rules.evolvers[SettlementBuilt]
-    built_city = rules.evolvers[CityBuilt]
-    turn_ended = rules.evolvers[TurnEnded]
+    built_settlement = rules.registry.evolvers[SettlementBuilt]
+    built_city = rules.registry.evolvers[CityBuilt]
+    turn_ended = rules.registry.evolvers[TurnEnded]
 
     def on_settlement(state: State, e: SettlementBuilt) -> None:
         if state.phase != SETUP and e.seat == state.current:

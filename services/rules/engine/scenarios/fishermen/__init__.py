@@ -34,6 +34,7 @@ from services.rules.engine.scenarios.fishermen import actions, boot, robber, tok
 from services.rules.engine.scenarios.fishermen.advice import ADVICE
 from services.rules.engine.scenarios.fishermen.common import (
     EXT,
+    FISH,
     LAKE,
     MAP,
     NAME,
@@ -90,14 +91,12 @@ class Fishermen(Module[State, None]):
 
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)
-        rules.ext(EXT, init, FishState.copy, FishState.dump, FishState.load)
-        rules.view_ext[EXT] = view_ext
-        rules.referee_ext[EXT] = referee_ext
+        rules.module_state(FISH, init, view=view_ext, referee=referee_ext)
         tokens.install(rules)
         actions.install(rules)
         boot.install(rules)
         robber.install(rules)
-        rules.redactors[FishDrawn] = redact_drawn
+        rules.redact(FishDrawn, redact_drawn)
 
 
 MODULE = Fishermen()

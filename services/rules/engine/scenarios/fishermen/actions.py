@@ -23,6 +23,7 @@ from events.fishermen import (
     RobberLeftBoard,
 )
 from events.types import RESOURCES
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import take_from_bank
 from services.rules.engine.base.devcards import take_dev_card
 from services.rules.engine.base.roads import legal_road_edges
@@ -70,7 +71,7 @@ def steal(state: State, cmd: FishSteal, dealer: Dealer) -> list[Event]:
     spent = pay(state, cmd.seat, cmd.tokens, "steal")
     if cmd.victim == cmd.seat or not 0 <= cmd.victim < state.n or not state.players[cmd.victim].cards:
         raise reject("fishermen.spend.steal", "steal from another player who holds cards")
-    return [spent, *state.rules.steal(state, cmd.seat, cmd.victim, dealer)]
+    return [spent, *state.rules.hooks.steal(state, cmd.seat, cmd.victim, dealer)]
 
 
 def take_resource(state: State, cmd: FishTakeResource, dealer: Dealer) -> list[Event]:
@@ -187,14 +188,14 @@ def install(rules: Rules) -> None:
         FishBuildRoad: build_road,
         FishTakeDevelopmentCard: take_card,
     }
-    rules.handlers.update(handlers)
+    rules.registry.handlers.update(handlers)
     rules.allow(MAIN, *FISH_COMMANDS)
     rules.allow(ROLL, FishRemoveRobber)
-    rules.extra_options.append(options)
-    rules.phase_refusal.insert(0, own_turn_refusal)
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.add_hook(hk.PHASE_REFUSAL, own_turn_refusal, first=True)
     rules.evolve_with(FishSpent, evolve_spent)
     rules.evolve_with(FishResourceTaken, evolve_resource)
     rules.evolve_with(FishDevelopmentCardTaken, evolve_card)
-    rules.redactors[FishDevelopmentCardTaken] = redact_card
+    rules.redact(FishDevelopmentCardTaken, redact_card)
     # A Victory Point card taken with fish may win at once.
     rules.derive((FishDevelopmentCardTaken,), derive_victory)

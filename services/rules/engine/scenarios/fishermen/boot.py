@@ -9,6 +9,7 @@ from typing import Any
 from events.commands import Command
 from events.events import Event
 from events.fishermen import OldBootPassed, PassOldBoot
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.scoring import derive_victory, public_vp
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
@@ -51,8 +52,8 @@ def evolve_passed(state: State, e: OldBootPassed) -> None:
 def install(rules: Rules) -> None:
     rules.handle(PassOldBoot, pass_boot)
     rules.allow(MAIN, PassOldBoot)
-    rules.extra_options.append(options)
-    rules.win_target = boot_target(rules.win_target)
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.wrap_hook(hk.WIN_TARGET, boot_target)
     rules.evolve_with(OldBootPassed, evolve_passed)
     # Passing the boot lowers the passer's target: that may win the game at once.
     rules.derive((OldBootPassed,), derive_victory)

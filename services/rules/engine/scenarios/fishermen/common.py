@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from events.fishermen import FishAction
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.ruleset import Capability
 from services.rules.engine.state import MAIN, NO_ONE, State
@@ -157,3 +158,6 @@ def tokens_of(hand: list[int]) -> int:
 
 def fish_of(hand: list[int]) -> int:
     return hand[1] + 2 * hand[2] + 3 * hand[3]
+
+
+FISH: Final = StateKey(EXT, FishState)  # the module's state (modstate.py)

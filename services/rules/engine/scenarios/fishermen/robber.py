@@ -13,17 +13,18 @@ from events.commands import MoveRobber
 from events.events import Event
 from events.fishermen import LeaveRobberOff, RobberLeftBoard
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER, ROLL, Rules, State
 
 
 def no_legal_hex(state: State, seat: int) -> bool:
     """Whether the robber has nowhere to go: no hex at all, or only the one it stands on
     (Friendly Robber's fallback on a map without a desert)."""
-    return all(h == state.robber for h in state.rules.robber_hexes(state, seat))
+    return all(h == state.robber for h in state.rules.hooks.robber_hexes(state, seat))
 
 
 def leave_off(state: State, cmd: LeaveRobberOff, dealer: Dealer) -> list[Event]:
@@ -61,7 +62,7 @@ def evolve_left(state: State, e: RobberLeftBoard) -> None:
         return
     # In place of a robber move: the 7 or the Knight goes on as after one.
     if state.robber_from == "seven":
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
     else:
         state.phase = MAIN if state.rolled else ROLL
 
@@ -69,9 +70,9 @@ def evolve_left(state: State, e: RobberLeftBoard) -> None:
 def install(rules: Rules) -> None:
     rules.handle(LeaveRobberOff, leave_off)
     rules.allow(ROBBER, LeaveRobberOff)
-    rules.handlers[MoveRobber] = guarded_move(rules.handlers[MoveRobber])
-    rules.prompters[ROBBER] = offboard_prompt(rules.prompters[ROBBER])
+    rules.wrap_handler(MoveRobber, guarded_move)
+    rules.wrap_prompter(ROBBER, offboard_prompt)
     # This scenario takes the robber off the board itself (its own events, before production),
     # so the variants' generic "to the desert" has nowhere to send it here.
-    rules.robber_home = lambda state: None
+    rules.set_hook(hk.ROBBER_HOME, lambda state: None)
     rules.evolve_with(RobberLeftBoard, evolve_left)

@@ -21,10 +21,11 @@ from events.fishermen import (
     ReturnFish,
 )
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.setup import brings_resources
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.scenarios.fishermen.common import (
     BOOT,
     HAND_LIMIT,
@@ -211,11 +212,11 @@ def evolve_returned(state: State, e: FishReturned) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.resolve_number = fishing(rules.resolve_number)
-    rules.handlers[PlaceSettlement] = setup_fishing(rules.handlers[PlaceSettlement])
+    rules.wrap_hook(hk.RESOLVE_NUMBER, fishing)
+    rules.wrap_handler(PlaceSettlement, setup_fishing)
     rules.handle(ReturnFish, return_fish)
     rules.allow(RETURN, ReturnFish)
-    rules.prompters[RETURN] = prompt_return
+    rules.prompt(RETURN, prompt_return)
     rules.evolve_with(FishDrawn, evolve_drawn)
     rules.evolve_with(OldBootDrawn, evolve_boot)
     rules.evolve_with(FishReshuffled, evolve_reshuffled)

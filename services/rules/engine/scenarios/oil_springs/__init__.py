@@ -25,6 +25,7 @@ from __future__ import annotations
 import msgspec
 
 from events.events import GameCreated
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.oil_springs import (
     cards,
@@ -40,6 +41,7 @@ from services.rules.engine.scenarios.oil_springs.common import (
     HAND_LIMIT,
     NAME,
     OIL,
+    OIL_STATE,
     SPRING,
     STARTING,
     SUPPLY,
@@ -107,9 +109,8 @@ class OilSprings(Module[State, OilMode]):
             springs = [h for h, t in enumerate(state.board.hex_terrain) if t == SPRING]
             return OilState(state.n, oil, springs, mode)
 
-        rules.ext(EXT, init, OilState.copy, OilState.dump, OilState.load)
-        rules.view_ext[EXT] = view_ext
-        rules.robber_home = off_the_board  # the desert is a spring here (§12.9)
+        rules.module_state(OIL_STATE, init, view=view_ext)
+        rules.set_hook(hk.ROBBER_HOME, off_the_board)  # the desert is a spring here (§12.9)
         production.install(rules)
         robbery.install(rules)
         using.install(rules)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from events.commands import Command, PlayMonopoly, PlayYearOfPlenty
 from events.events import Event, MonopolyPlayed, YearOfPlentyPlayed
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.devcards import MONOPOLY, YEAR_OF_PLENTY, playable, require_playable
 from services.rules.engine.chance import Dealer
-from services.rules.engine.ruleset import Handler
+from services.rules.engine.registry import Handler
 from services.rules.engine.scenarios.oil_springs.common import OIL, oil_state, room
 from services.rules.engine.state import MAIN, Rules, State
 
@@ -77,6 +78,6 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
 
 
 def install(rules: Rules) -> None:
-    rules.handle(PlayYearOfPlenty, plenty_within_limit(rules.handlers[PlayYearOfPlenty]))
-    rules.handle(PlayMonopoly, monopoly_round(rules.handlers[PlayMonopoly]))
-    rules.extra_options.append(options)
+    rules.handle(PlayYearOfPlenty, plenty_within_limit(rules.registry.handlers[PlayYearOfPlenty]))
+    rules.handle(PlayMonopoly, monopoly_round(rules.registry.handlers[PlayMonopoly]))
+    rules.add_hook(hk.EXTRA_OPTIONS, options)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.state import NO_ONE, State
 
@@ -134,3 +135,6 @@ def oil_of(state: State, seat: int) -> int:
 def room(state: State, seat: int) -> int:
     """How much more oil `seat` may hold."""
     return max(0, HAND_LIMIT - oil_of(state, seat))
+
+
+OIL_STATE: Final = StateKey(EXT, OilState)  # the module's state (modstate.py)

@@ -18,6 +18,7 @@ from events.oil_springs import (
     SpringPolluted,
 )
 from events.pieces import PieceRemoved
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pieces
 from services.rules.engine.base.scoring import scores
 from services.rules.engine.base.sites import pieces_left
@@ -36,7 +37,7 @@ ABANDONED = "abandoned"  # GameFinished.reason when the island is abandoned
 
 def apply(state: State, events: list[Event]) -> None:
     for e in events:
-        state.rules.evolvers[type(e)](state, e)
+        state.rules.registry.evolvers[type(e)](state, e)
         state.version += 1
 
 
@@ -90,7 +91,7 @@ def consequences(state: State, events: list[Event], dealer: Dealer) -> list[Even
     module's awards), as `decide` runs them after a command; `state` has the events."""
     seen = {type(e) for e in events}
     out: list[Event] = []
-    for triggers, derive in state.rules.derivers:
+    for triggers, derive in state.rules.registry.derivers:
         if state.finished:
             break
         if triggers.isdisjoint(seen):
@@ -120,7 +121,7 @@ def disaster_step(state: State, seat: int, dealer: Dealer) -> list[Event]:
         return [*events, abandoned, GameFinished(winner=None, scores=scores(scratch),
                                                  reason=ABANDONED, seed=dealer.seed_hex())]
     events += consequences(scratch, more, dealer)
-    if not scratch.finished and scratch.rules.wins(scratch, seat):
+    if not scratch.finished and scratch.rules.hooks.wins(scratch, seat):
         events.append(GameFinished(winner=seat, scores=scores(scratch), reason="victory",
                                    seed=dealer.seed_hex()))
     return events
@@ -160,9 +161,9 @@ def evolve_abandoned(state: State, e: IslandAbandoned) -> None:
 
 
 def install(rules: Rules) -> None:
-    previous_wins = rules.wins
-    previous_target = rules.win_target
-    previous_turn_ended = rules.evolvers[TurnEnded]
+    previous_wins = rules.hooks.wins
+    previous_target = rules.hooks.win_target
+    previous_turn_ended = rules.registry.evolvers[TurnEnded]
 
     def wins(state: State, seat: int) -> bool:
         if oil_state(state).marker >= MARKER_MAX:
@@ -178,10 +179,10 @@ def install(rules: Rules) -> None:
         ext.used = False
         ext.sequestered_now = False
 
-    rules.wins = wins
-    rules.win_target = win_target
-    rules.evolvers[TurnEnded] = turn_ended
-    rules.end_of_turn.append(disaster_step)
+    rules.set_hook(hk.WINS, wins)
+    rules.set_hook(hk.WIN_TARGET, win_target)
+    rules.evolve_with(TurnEnded, turn_ended)
+    rules.add_hook(hk.END_OF_TURN, disaster_step)
     rules.evolve_with(DisasterRolled, evolve_rolled)
     rules.evolve_with(CityReduced, evolve_reduced)
     rules.evolve_with(HexPolluted, evolve_polluted)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from events.events import Event
 from events.oil_springs import OilProduced
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
 from services.rules.engine.scenarios.oil_springs.common import HAND_LIMIT, oil_state
 from services.rules.engine.state import Rules, State
@@ -62,8 +63,8 @@ def evolve_produced(state: State, e: OilProduced) -> None:
 
 
 def install(rules: Rules) -> None:
-    previous_number = rules.resolve_number
-    previous_production = rules.production
+    previous_number = rules.hooks.resolve_number
+    previous_production = rules.hooks.production
 
     def resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
         events = previous_number(state, seat, total, dealer)
@@ -84,6 +85,6 @@ def install(rules: Rules) -> None:
                     gains[o][r] = max(0, gains[o][r] - state.vertex_level[v])
         return gains
 
-    rules.resolve_number = resolve_number
-    rules.production = production
+    rules.set_hook(hk.RESOLVE_NUMBER, resolve_number)
+    rules.set_hook(hk.PRODUCTION, production)
     rules.evolve_with(OilProduced, evolve_produced)

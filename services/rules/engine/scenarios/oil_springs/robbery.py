@@ -10,11 +10,12 @@ from __future__ import annotations
 from events.commands import Command, DiscardResources, MoveRobber
 from events.events import CardStolen, Event, RobberMoved
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.base.turn import robber_refusal
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.scenarios.oil_springs.common import OIL, oil_of, oil_state, room
 from services.rules.engine.state import DISCARD, ROBBER, Rules, State
 from services.rules.engine.vocab import BASE_WIDTH
@@ -43,12 +44,12 @@ def taking_oil(previous: Handler[State]) -> Handler[State]:
         h = cmd.hex
         if not 0 <= h < len(state.board.topo.hexes):
             raise reject("base.place.unknown", f"there is no hex {h} on this map")
-        if h not in state.rules.robber_hexes(state, cmd.seat):
+        if h not in state.rules.hooks.robber_hexes(state, cmd.seat):
             if h == state.robber:
                 raise reject("base.robber.same_hex", "the robber must move to another hex")
             rule_id = robber_refusal(state, cmd.seat, h, None) or "base.robber.hex"
             raise reject(rule_id, f"the robber may not go to {state.board.hex_name(h)}")
-        if cmd.victim is None or cmd.victim not in state.rules.robber_victims(state, cmd.seat, h):
+        if cmd.victim is None or cmd.victim not in state.rules.hooks.robber_victims(state, cmd.seat, h):
             rule_id = robber_refusal(state, cmd.seat, h, cmd.victim) or "base.robber.victim"
             raise reject(rule_id, f"seat {cmd.victim} cannot be robbed at that hex")
         if oil_of(state, cmd.victim) == 0:
@@ -97,8 +98,8 @@ def oil_thefts(state: State, options: list[Command]) -> list[Command]:
 
 
 def install(rules: Rules) -> None:
-    previous_hexes = rules.robber_hexes
-    previous_robber_prompt = rules.prompters[ROBBER]
+    previous_hexes = rules.hooks.robber_hexes
+    previous_robber_prompt = rules.registry.prompters[ROBBER]
 
     def robber_hexes(state: State, seat: int) -> list[int]:
         dead = oil_state(state).destroyed
@@ -114,9 +115,9 @@ def install(rules: Rules) -> None:
             p.options.extend(oil_thefts(state, p.options))
         return prompts
 
-    rules.robber_hexes = robber_hexes
-    rules.robber_refusal.insert(0, refusal)
-    rules.steal = steal_a_card
-    rules.prompters[ROBBER] = prompt_robber
-    rules.prompters[DISCARD] = prompt_discard
-    rules.handle(MoveRobber, taking_oil(rules.handlers[MoveRobber]))
+    rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
+    rules.add_hook(hk.ROBBER_REFUSAL, refusal, first=True)
+    rules.set_hook(hk.STEAL, steal_a_card)
+    rules.prompt(ROBBER, prompt_robber)
+    rules.prompt(DISCARD, prompt_discard)
+    rules.handle(MoveRobber, taking_oil(rules.registry.handlers[MoveRobber]))

@@ -28,11 +28,11 @@ def within_limit(state: State, proposer: int, partner: int, give: list[int], get
 
 
 def install(rules: Rules) -> None:
-    base_maritime = rules.handlers[MaritimeTrade]
-    base_propose = rules.handlers[ProposeTrade]
-    base_confirm = rules.handlers[ConfirmTrade]
-    base_accept = rules.handlers[AcceptTrade]
-    base_prompt = rules.prompters[TRADE]
+    base_maritime = rules.registry.handlers[MaritimeTrade]
+    base_propose = rules.registry.handlers[ProposeTrade]
+    base_confirm = rules.registry.handlers[ConfirmTrade]
+    base_accept = rules.registry.handlers[AcceptTrade]
+    base_prompt = rules.registry.prompters[TRADE]
 
     def maritime(state: State, cmd: MaritimeTrade, dealer: Dealer) -> list[Event]:
         if OIL in (cmd.give, cmd.get):
@@ -83,4 +83,4 @@ def install(rules: Rules) -> None:
     rules.handle(ProposeTrade, propose)
     rules.handle(ConfirmTrade, confirm)
     rules.handle(AcceptTrade, accept)
-    rules.prompters[TRADE] = prompt
+    rules.prompt(TRADE, prompt)

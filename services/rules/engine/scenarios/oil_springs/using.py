@@ -15,6 +15,7 @@ from events.oil_springs import (
     SequesterOil,
 )
 from events.types import RESOURCES
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import can_afford, check_place, pay
 from services.rules.engine.base.scoring import derive_victory
 from services.rules.engine.chance import Dealer
@@ -186,13 +187,13 @@ def install(rules: Rules) -> None:
     rules.handle(BuildMetropolis, build_metropolis)
     rules.handle(SequesterOil, sequester)
     rules.allow(MAIN, *USE_COMMANDS)
-    rules.phase_refusal.insert(0, refusal)
-    rules.extra_options.append(options)
-    rules.vp_bonus.append(oil_vp)
+    rules.add_hook(hk.PHASE_REFUSAL, refusal, first=True)
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.add_hook(hk.VP_BONUS, oil_vp)
     # These change VP during the turn: the win check follows them as it follows a build.
     rules.derive((MetropolisBuilt, OilSequestered, ChampionChanged), derive_victory)
     # Public and without chance: a table with the undo rule may take them back.
-    rules.reversible |= {OilRefined, MetropolisBuilt, OilSequestered, ChampionChanged}
+    rules.registry.reversible |= {OilRefined, MetropolisBuilt, OilSequestered, ChampionChanged}
     rules.evolve_with(OilRefined, evolve_refined)
     rules.evolve_with(MetropolisBuilt, evolve_metropolis)
     rules.evolve_with(OilSequestered, evolve_sequestered)

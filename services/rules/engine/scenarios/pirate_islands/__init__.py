@@ -41,6 +41,7 @@ from services.rules.engine.scenarios.pirate_islands.common import (
     GOLD,
     MAP,
     MAPS,
+    PIRATES,
     REWARD,
     SHIP,
     STEAL,
@@ -67,12 +68,12 @@ def init(state: State, created: GameCreated) -> PirateState:
 def no_awards(rules: Rules) -> None:
     """Longest Road and Largest Army are not played (§11.12)."""
     dropped = (scoring.derive_longest_road, scoring.derive_largest_army)
-    rules.derivers = [(t, f) for t, f in rules.derivers if f not in dropped]
+    rules.registry.derivers = [(t, f) for t, f in rules.registry.derivers if f not in dropped]
 
 
 def reset_turn(rules: Rules) -> None:
     """Ships built and the ship move are per turn."""
-    passed = rules.evolvers[TurnEnded]
+    passed = rules.registry.evolvers[TurnEnded]
 
     def evolve_turn_ended(state: State, e: TurnEnded) -> None:
         passed(state, e)
@@ -80,7 +81,7 @@ def reset_turn(rules: Rules) -> None:
         ps.built = set()
         ps.moved = False
 
-    rules.evolvers[TurnEnded] = evolve_turn_ended
+    rules.evolve_with(TurnEnded, evolve_turn_ended)
 
 
 class PirateIslands(Module[State, None]):
@@ -114,11 +115,10 @@ class PirateIslands(Module[State, None]):
     def install(self, rules: Rules, params: Any) -> None:
         rules.vocab.add_piece(PieceKind(SHIP, "edge", 15, route=True))
         rules.vocab.add_piece(PieceKind(FORTRESS, "vertex", 1, level=1, vp=1))
-        rules.ext(EXT, init, PirateState.copy, PirateState.dump, PirateState.load)
-        rules.view_ext[EXT] = view_ext
-        rules.redactors[FleetLooted] = redact_looted
+        rules.module_state(PIRATES, init, view=view_ext)
+        rules.redact(FleetLooted, redact_looted)
         # Public moves without chance an undo may take back (like a road, a knight).
-        rules.reversible |= {ShipBuilt, ShipMoved, WarshipCommissioned}
+        rules.registry.reversible |= {ShipBuilt, ShipMoved, WarshipCommissioned}
         ships.install(rules)
         fleet.install(rules)
         gold.install(rules)

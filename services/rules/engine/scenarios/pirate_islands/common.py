@@ -8,13 +8,14 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.state import State
 
 EXT = "pirate-islands"
@@ -198,9 +199,12 @@ def open_end(state: State, seat: int) -> int:
 def apply(state: State, events: list[Event]) -> None:
     """Fold events into a scratch copy (a handler looking at what its own events change)."""
     for e in events:
-        state.rules.evolvers[type(e)](state, e)
+        state.rules.registry.evolvers[type(e)](state, e)
         state.version += 1
 
 
 def seats_from(state: State, first: int) -> list[int]:
     return [(first + i) % state.n for i in range(state.n)]
+
+
+PIRATES: Final = StateKey(EXT, PirateState)  # the module's state (modstate.py)

@@ -21,6 +21,7 @@ from events.pirate_islands import (
 )
 from events.prompts import Prompt
 from events.types import RESOURCES
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.turn import after_number
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
@@ -45,14 +46,14 @@ def fleet_roll(state: State, seat: int, d1: int, d2: int, dealer: Dealer) -> lis
     """The fleet's part of a roll: move, attacks, then the number (production or the 7)."""
     ps = pirate(state)
     if ps.fleet < 0:
-        return state.rules.resolve_number(state, seat, d1 + d2, dealer)
+        return state.rules.hooks.resolve_number(state, seat, d1 + d2, dealer)
     steps = min(d1, d2)
     loop = places(state.board).loop
     index = (ps.fleet + steps) % len(loop)
     moved: list[Event] = [FleetMoved(seat=seat, steps=steps, index=index, hex=loop[index])]
     targets = attacked_seats(state, seat, loop[index])
     if not targets:  # the move changes nothing the number reads
-        return moved + state.rules.resolve_number(state, seat, d1 + d2, dealer)
+        return moved + state.rules.hooks.resolve_number(state, seat, d1 + d2, dealer)
     scratch = state.copy()
     apply(scratch, moved)
     return moved + attacks(scratch, seat, targets, steps, d1 + d2, dealer)
@@ -84,7 +85,7 @@ def attacks(
             return out + step
         apply(state, step)
         out.extend(step)
-    return out + state.rules.resolve_number(state, roller, total, dealer)
+    return out + state.rules.hooks.resolve_number(state, roller, total, dealer)
 
 
 def loot(state: State, seat: int, dealer: Dealer) -> list[Event]:
@@ -173,10 +174,10 @@ def evolve_removed(state: State, e: FleetRemoved) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.resolve_dice = fleet_roll
-    rules.handlers[ChooseFleetReward] = choose_reward
+    rules.set_hook(hk.RESOLVE_DICE, fleet_roll)
+    rules.handle(ChooseFleetReward, choose_reward)
     rules.allow(REWARD, ChooseFleetReward)
-    rules.prompters[REWARD] = prompt_reward
+    rules.prompt(REWARD, prompt_reward)
     rules.evolve_with(FleetMoved, evolve_moved)
     rules.evolve_with(FleetAttacked, evolve_attacked)
     rules.evolve_with(FleetLooted, evolve_looted)

@@ -14,6 +14,7 @@ from events.commands import Command
 from events.events import Event, GameFinished
 from events.pieces import PieceRemoved
 from events.pirate_islands import AttackFortress, FleetRemoved, FortressAttacked, FortressCaptured
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import hooks, pieces
 from services.rules.engine.base.common import check_place, require_current
 from services.rules.engine.base.scoring import scores
@@ -72,7 +73,7 @@ def attack(state: State, cmd: AttackFortress, dealer: Dealer) -> list[Event]:
         events.extend(PieceRemoved(seat=seat, kind=SHIP, site=e) for e in route[::-1][:lost])
     scratch = state.copy()
     apply(scratch, events)
-    if scratch.rules.wins(scratch, seat):
+    if scratch.rules.hooks.wins(scratch, seat):
         return events + [GameFinished(winner=seat, scores=scores(scratch), reason="victory",
                                       seed=dealer.seed_hex())]
     return events + finish_turn(scratch, seat, dealer)  # the attack ends the turn
@@ -110,10 +111,10 @@ def fortress_vp(state: State, seat: int, public: bool) -> int:
 
 
 def install(rules: Rules) -> None:
-    rules.handlers[AttackFortress] = attack
+    rules.handle(AttackFortress, attack)
     rules.allow(MAIN, AttackFortress)
-    rules.extra_options.append(options)
-    rules.wins = wrap_wins(rules.wins)
-    rules.vp_bonus.append(fortress_vp)
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.wrap_hook(hk.WINS, wrap_wins)
+    rules.add_hook(hk.VP_BONUS, fortress_vp)
     rules.evolve_with(FortressAttacked, evolve_attacked)
     rules.evolve_with(FortressCaptured, evolve_captured)

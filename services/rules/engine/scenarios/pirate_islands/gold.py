@@ -12,6 +12,7 @@ from events.events import Event
 from events.pirate_islands import ChooseGold, GoldDue, GoldTaken
 from events.prompts import Prompt
 from events.types import RESOURCES
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import hooks
 from services.rules.engine.base.common import take_from_bank, vector
 from services.rules.engine.chance import Dealer
@@ -93,15 +94,15 @@ def evolve_taken(state: State, e: GoldTaken) -> None:
     take_from_bank(state, e.seat, state.rules.vocab.vector(e.resources))
     ps.gold[e.seat] = 0
     if not any(ps.gold):
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
 
 
 def install(rules: Rules) -> None:
     rules.vocab.add_terrain(GOLD_TERRAIN)
-    rules.resolve_number = wrap_resolve_number(rules.resolve_number)
-    rules.handlers[ChooseGold] = choose_gold
+    rules.wrap_hook(hk.RESOLVE_NUMBER, wrap_resolve_number)
+    rules.handle(ChooseGold, choose_gold)
     rules.allow(GOLD, ChooseGold)
-    rules.prompters[GOLD] = prompt_gold
+    rules.prompt(GOLD, prompt_gold)
     rules.evolve_with(GoldDue, evolve_due)
     rules.evolve_with(GoldTaken, evolve_taken)
 

@@ -8,6 +8,7 @@ from events.commands import Command
 from events.events import Event
 from events.pirate_islands import SevenStealChosen, StealOnSeven
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
@@ -32,7 +33,7 @@ def steal_on_seven(state: State, cmd: StealOnSeven, dealer: Dealer) -> list[Even
         raise reject("pirate_islands.seven.steal",
                      f"seat {cmd.victim} is not another seat holding cards")
     chosen: list[Event] = [SevenStealChosen(seat=cmd.seat, victim=cmd.victim)]
-    return chosen + state.rules.steal(state, cmd.seat, cmd.victim, dealer)
+    return chosen + state.rules.hooks.steal(state, cmd.seat, cmd.victim, dealer)
 
 
 def prompt_steal(state: State) -> list[Prompt]:
@@ -43,14 +44,14 @@ def prompt_steal(state: State) -> list[Prompt]:
 
 
 def evolve_chosen(state: State, e: SevenStealChosen) -> None:
-    state.rules.roll_resolved(state)
+    state.rules.hooks.roll_resolved(state)
 
 
 def install(rules: Rules) -> None:
-    rules.seven_stage = seven_stage
-    rules.handlers[StealOnSeven] = steal_on_seven
+    rules.set_hook(hk.SEVEN_STAGE, seven_stage)
+    rules.handle(StealOnSeven, steal_on_seven)
     rules.allow(STEAL, StealOnSeven)
-    rules.prompters[STEAL] = prompt_steal
+    rules.prompt(STEAL, prompt_steal)
     rules.evolve_with(SevenStealChosen, evolve_chosen)
 
 

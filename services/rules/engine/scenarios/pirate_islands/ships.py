@@ -13,6 +13,7 @@ from events.events import Event, RoadBuildingPlayed, RoadBuilt
 from events.pieces import PieceRemoved
 from events.pirate_islands import BuildShip, MoveShip, ShipBuilt, ShipMoved
 from events.prompts import Prompt
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import pieces
 from services.rules.engine.base.common import check_place, pay, require_afford, require_current
 from services.rules.engine.base.devcards import ROAD_BUILDING_CARD, require_playable
@@ -198,7 +199,7 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
         return []
     out: list[Command] = []
     hand = state.players[seat].hand
-    cost = state.rules.costs[SHIP]
+    cost = state.rules.cache.costs[SHIP]
     if pieces_left(state, seat, SHIP) > 0 and all(h >= c for h, c in zip(hand, cost, strict=True)):
         out.extend(BuildShip(seat=seat, edge=e) for e in ship_edges(state, seat))
     out.extend(MoveShip(seat=seat, ship=s, to=t) for s, t in move_targets(state, seat))
@@ -216,7 +217,7 @@ def evolve_ship_built(state: State, e: ShipBuilt) -> None:
             state.free_roads = 0
             state.phase = MAIN
     elif not e.free:
-        pay(state, e.seat, state.rules.costs[SHIP])
+        pay(state, e.seat, state.rules.cache.costs[SHIP])
 
 
 def evolve_ship_moved(state: State, e: ShipMoved) -> None:
@@ -239,24 +240,24 @@ def lose_ship(state: State, e: PieceRemoved) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.costs[SHIP] = (1, 0, 1, 0, 0)  # lumber, wool
-    rules.handlers[BuildShip] = build_ship
-    rules.handlers[MoveShip] = move_ship
-    rules.handlers[PlayRoadBuilding] = play_road_building
-    rules.handlers[StopRoadBuilding] = stop_road_building
+    rules.cost(SHIP, (1, 0, 1, 0, 0))  # lumber, wool
+    rules.handle(BuildShip, build_ship)
+    rules.handle(MoveShip, move_ship)
+    rules.handle(PlayRoadBuilding, play_road_building)
+    rules.handle(StopRoadBuilding, stop_road_building)
     rules.allow(MAIN, BuildShip, MoveShip)
     rules.allow(ROAD_BUILDING, BuildShip)
-    rules.prompters[ROAD_BUILDING] = prompt_road_building
-    rules.extra_options.append(options)
-    rules.road_blocked.append(road_refusal)
-    rules.settlement_blocked.append(settlement_refusal)
-    rules.evolvers[ShipBuilt] = evolve_ship_built
-    rules.evolvers[ShipMoved] = evolve_ship_moved
-    removed = rules.evolvers[PieceRemoved]
+    rules.prompt(ROAD_BUILDING, prompt_road_building)
+    rules.add_hook(hk.EXTRA_OPTIONS, options)
+    rules.add_hook(hk.ROAD_BLOCKED, road_refusal)
+    rules.add_hook(hk.SETTLEMENT_BLOCKED, settlement_refusal)
+    rules.evolve_with(ShipBuilt, evolve_ship_built)
+    rules.evolve_with(ShipMoved, evolve_ship_moved)
+    removed = rules.registry.evolvers[PieceRemoved]
 
     def evolve_removed(state: State, e: PieceRemoved) -> None:
         removed(state, e)
         lose_ship(state, e)
 
-    rules.evolvers[PieceRemoved] = evolve_removed
+    rules.evolve_with(PieceRemoved, evolve_removed)
 

@@ -11,6 +11,7 @@ from events.commands import Command, PlayKnight, PlayRoadBuilding
 from events.events import Event, GameCreated
 from events.pirate_islands import CommissionWarship, WarshipCard, WarshipCommissioned
 from events.types import DEV_INDEX
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import hooks
 from services.rules.engine.base import devcards
 from services.rules.engine.base.common import require_current
@@ -96,11 +97,11 @@ def held_vp_cards(state: State, seat: int, public: bool) -> int:
 
 
 def install(rules: Rules) -> None:
-    rules.handlers[CommissionWarship] = commission
-    rules.handlers[PlayKnight] = play_knight
+    rules.handle(CommissionWarship, commission)
+    rules.handle(PlayKnight, play_knight)
     rules.allow(ROLL, CommissionWarship)
     rules.allow(MAIN, CommissionWarship)
-    rules.extra_options = [wrap_dev_options(f) if f is devcards.options else f
-                           for f in rules.extra_options]
-    rules.vp_bonus.append(held_vp_cards)
+    rules.hooks.extra_options = [wrap_dev_options(f) if f is devcards.options else f
+                           for f in rules.hooks.extra_options]
+    rules.add_hook(hk.VP_BONUS, held_vp_cards)
     rules.evolve_with(WarshipCommissioned, evolve_commissioned)

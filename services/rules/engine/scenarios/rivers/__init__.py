@@ -34,6 +34,7 @@ from events.rivers import (
     ResourcesSoldForGold,
     SellForGold,
 )
+from services.rules.engine import hook_keys as hk
 from services.rules.engine import layout
 from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.chance import Dealer
@@ -51,6 +52,7 @@ from services.rules.engine.scenarios.rivers.common import (
     JOINING_TOKEN,
     NAME,
     NEUTRAL_BRIDGE,
+    RIVERS_STATE,
     SWAMP,
     RiversState,
     places,
@@ -121,15 +123,14 @@ class Rivers(Module[State, None]):
         vocab = rules.vocab
         vocab.add_terrain(SWAMP, desert=True)
         vocab.add_piece(PieceKind(BRIDGE, "edge", BRIDGES_PER_SEAT, route=True))
-        rules.costs[BRIDGE] = BRIDGE_COST
-        rules.ext(EXT, init, RiversState.copy, RiversState.dump, RiversState.load)
-        rules.view_ext[EXT] = view_ext
+        rules.cost(BRIDGE, BRIDGE_COST)
+        rules.module_state(RIVERS_STATE, init, view=view_ext)
         # Bridge sites and bridges (§7.3).
-        rules.road_blocked.append(bridges.road_on_bridge_site)
+        rules.add_hook(hk.ROAD_BLOCKED, bridges.road_on_bridge_site)
         rules.handle(BuildBridge, bridges.build_bridge)
         rules.allow(MAIN, BuildBridge)
-        rules.phase_refusal.append(bridges.bridge_not_free)
-        rules.extra_options.append(bridges.bridge_options)
+        rules.add_hook(hk.PHASE_REFUSAL, bridges.bridge_not_free)
+        rules.add_hook(hk.EXTRA_OPTIONS, bridges.bridge_options)
         rules.evolve_with(BridgeBuilt, bridges.evolve_bridge)
         rules.derive((BridgeBuilt,), derive_longest_road)
         # Gold (§7.4) and the Settlers (§7.5).
@@ -138,16 +139,16 @@ class Rivers(Module[State, None]):
         rules.handle(BuyWithGold, gold.buy)
         rules.handle(SellForGold, gold.sell)
         rules.allow(MAIN, BuyWithGold, SellForGold)
-        rules.extra_options.append(gold.gold_options)
+        rules.add_hook(hk.EXTRA_OPTIONS, gold.gold_options)
         rules.evolve_with(GoldSpent, gold.evolve_spent)
         rules.evolve_with(ResourcesSoldForGold, gold.evolve_sold)
-        rules.evolvers[TurnEnded] = gold.new_turn(rules.evolvers[TurnEnded])
+        rules.wrap_evolver(TurnEnded, gold.new_turn)
         install_gold(rules, gold.gold_of, "rivers.gold.domestic")
-        rules.vp_bonus.append(gold.settlers_vp)
+        rules.add_hook(hk.VP_BONUS, gold.settlers_vp)
         # A trade may move gold, and the Settlers follow the gold.
-        rules.vp_events.update((GoldEarned, GoldSpent, TradeCompleted, BridgeBuilt))
+        rules.registry.vp_events.update((GoldEarned, GoldSpent, TradeCompleted, BridgeBuilt))
         # Public and without chance: a table playing with undo may take them back.
-        rules.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold}
+        rules.registry.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold}
 
 
 MODULE = Rivers()

@@ -65,11 +65,11 @@ def build_bridge(state: State, cmd: BuildBridge, dealer: Dealer) -> list[Event]:
 
 def evolve_bridge(state: State, e: BridgeBuilt) -> None:
     pieces.place(state, e.seat, BRIDGE, e.edge)
-    pay(state, e.seat, state.rules.costs[BRIDGE])
+    pay(state, e.seat, state.rules.cache.costs[BRIDGE])
 
 
 def bridge_options(state: State, seat: int, phase: str) -> list[Command]:
-    if phase != MAIN or not can_afford(state.players[seat].hand, state.rules.costs[BRIDGE]):
+    if phase != MAIN or not can_afford(state.players[seat].hand, state.rules.cache.costs[BRIDGE]):
         return []
     return [BuildBridge(seat=seat, edge=e) for e in bridge_sites_for(state, seat)]
 

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.state import MAIN, State
 
@@ -151,3 +152,6 @@ def poor(gold: list[int]) -> list[int]:
 
 def wealth_vp(gold: list[int], seat: int) -> int:
     return (WEALTHIEST_VP if wealthiest(gold) == seat else 0) + (POOR_VP if seat in poor(gold) else 0)
+
+
+RIVERS_STATE: Final = StateKey(EXT, RiversState)  # the module's state (modstate.py)

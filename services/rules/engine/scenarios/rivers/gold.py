@@ -18,8 +18,8 @@ from events.rivers import BuyWithGold, GoldEarned, GoldSpent, ResourcesSoldForGo
 from events.types import RESOURCE_INDEX, RESOURCES
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Evolver
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Evolver
 from services.rules.engine.scenarios.rivers.common import (
     BRIDGE,
     BUY_PRICE,

@@ -80,7 +80,7 @@ def move_barbarian(state: State, cmd: MoveBarbarianOnPath, dealer: Dealer) -> li
         seat=cmd.seat, barbarian=cmd.barbarian, edge=cmd.edge,
         cause=cast(BarbarianCause, t.pending or SEVEN), victim=robbed)]
     if robbed is not None:
-        events.extend(state.rules.steal(state, cmd.seat, robbed, dealer))
+        events.extend(state.rules.hooks.steal(state, cmd.seat, robbed, dealer))
     return events
 
 
@@ -130,7 +130,7 @@ def evolve_moved(state: State, e: BarbarianMovedOnPath) -> None:
     t.barbarians[e.barbarian] = e.edge
     pending, t.pending, t.pending_barbarian = t.pending, "", NO_ONE
     if pending == SEVEN:
-        state.rules.roll_resolved(state)
+        state.rules.hooks.roll_resolved(state)
     elif pending == KNIGHT:
         state.phase = t.resume
     else:
@@ -139,7 +139,7 @@ def evolve_moved(state: State, e: BarbarianMovedOnPath) -> None:
 
 def wrap_knight(rules: Rules) -> None:
     """A Knight relocates a barbarian (`dev.knight`) instead of moving the robber."""
-    played = rules.evolvers[KnightPlayed]
+    played = rules.registry.evolvers[KnightPlayed]
 
     def evolve_knight(state: State, e: KnightPlayed) -> None:
         resume = state.phase

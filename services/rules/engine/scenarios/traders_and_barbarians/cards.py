@@ -60,7 +60,7 @@ def redact_bought(e: TraderCardBought, seat: int | None) -> Event:
 
 
 def evolve_bought(state: State, e: TraderCardBought) -> None:
-    pay(state, e.seat, state.rules.costs["development_card"])
+    pay(state, e.seat, state.rules.cache.costs["development_card"])
     take_dev_card(state, e.seat, e.card)
 
 

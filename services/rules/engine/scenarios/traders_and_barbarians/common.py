@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from events.events import GameCreated
 from services.rules.engine.board import Board
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.ruleset import Capability
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
     BARBARIAN_START,
@@ -171,3 +172,6 @@ def places(board: Board) -> TradePlaces:
 def other_end(state: State, edge: int, v: int) -> int:
     a, b = state.board.topo.edge_vertices[edge]
     return b if a == v else a
+
+
+TRADERS: Final = StateKey(EXT, TradersState)  # the module's state (modstate.py)

@@ -32,6 +32,7 @@ from events.traders_and_barbarians import (
     WagonMovementStarted,
     WagonUpgraded,
 )
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base import scoring
 from services.rules.engine.base.building import setup_round
 from services.rules.engine.base.turn import base_roll
@@ -48,9 +49,8 @@ from services.rules.engine.scenarios.traders_and_barbarians import (
 )
 from services.rules.engine.scenarios.traders_and_barbarians.common import (
     BARBARIAN,
-    EXT,
+    TRADERS,
     WAGON,
-    TradersState,
     init,
     tb,
 )
@@ -74,7 +74,7 @@ REROLL_WEIGHTS = tuple(0 if a + b in (2, 12) else 1 for a, b in DICE_OUTCOMES)
 def roll(state: State, seat: int, dealer: Dealer) -> list[Event]:
     d1, d2 = dealer.pick(f"dice:{state.rolls}", DICE_OUTCOMES, REROLL_WEIGHTS)
     return [DiceRolled(seat=seat, d1=d1, d2=d2, n=state.rolls),
-            *state.rules.resolve_dice(state, seat, d1, d2, dealer)]
+            *state.rules.hooks.resolve_dice(state, seat, d1, d2, dealer)]
 
 
 def vp_bonus(state: State, seat: int, public: bool) -> int:
@@ -85,7 +85,7 @@ def vp_bonus(state: State, seat: int, public: bool) -> int:
 
 def wagon_phase_refusal(state: State, command: Command) -> str | None:
     """Trading and building are over once the wagon part of the turn has begun."""
-    if state.phase == WAGON and type(command) in state.rules.phase_commands.get(MAIN, ()):
+    if state.phase == WAGON and type(command) in state.rules.registry.phase_commands.get(MAIN, ()):
         return P + "wagon.phase"
     return None
 
@@ -116,7 +116,7 @@ def gold_of(state: State) -> list[int]:
 
 def wrap_setup_city(rules: Rules) -> None:
     """The wagon starts on the set-up city (`setup.wagon`)."""
-    built = rules.evolvers[SettlementBuilt]
+    built = rules.registry.evolvers[SettlementBuilt]
 
     def evolve(state: State, e: SettlementBuilt) -> None:
         if state.phase == SETUP and setup_round(state).piece == "city":
@@ -128,7 +128,7 @@ def wrap_setup_city(rules: Rules) -> None:
 
 
 def wrap_turn_end(rules: Rules) -> None:
-    ended = rules.evolvers[TurnEnded]
+    ended = rules.registry.evolvers[TurnEnded]
 
     def evolve(state: State, e: TurnEnded) -> None:
         ended(state, e)
@@ -144,18 +144,17 @@ def install(rules: Rules, params: Any) -> None:
     cards.install_deck(vocab, SWIFT_COPIES)
     rules.base_target = TARGET
     rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
-    rules.ext(EXT, init, TradersState.copy, TradersState.dump, TradersState.load)
-    rules.view_ext[EXT] = view_ext
-    if rules.roll is base_roll:  # Event Cards draws a card instead, whatever the order
-        rules.roll = roll
-    rules.seven_stage = barbarians.seven_stage
+    rules.module_state(TRADERS, init, view=view_ext)
+    if rules.hooks.roll is base_roll:  # Event Cards draws a card instead, whatever the order
+        rules.set_hook(hk.ROLL, roll)
+    rules.set_hook(hk.SEVEN_STAGE, barbarians.seven_stage)
     # No Longest Road (`road.no_longest`).
     rules.longest_road = False
-    rules.settlement_blocked.append(board.settlement_blocked)
-    rules.road_blocked.append(board.road_blocked)
-    rules.vp_bonus.append(vp_bonus)
-    rules.extra_options.append(prompts.main_options)
-    rules.phase_refusal.append(wagon_phase_refusal)
+    rules.add_hook(hk.SETTLEMENT_BLOCKED, board.settlement_blocked)
+    rules.add_hook(hk.ROAD_BLOCKED, board.road_blocked)
+    rules.add_hook(hk.VP_BONUS, vp_bonus)
+    rules.add_hook(hk.EXTRA_OPTIONS, prompts.main_options)
+    rules.add_hook(hk.PHASE_REFUSAL, wagon_phase_refusal)
 
     rules.handle(MoveWagon, wagon.move_wagon)
     rules.handle(PayGrainForMovement, wagon.pay_grain)
@@ -171,8 +170,8 @@ def install(rules: Rules, params: Any) -> None:
     rules.allow(MAIN, *wagon_commands, UpgradeWagon, TraderBuyResource, TraderSellResource)
     rules.allow(WAGON, *wagon_commands, EndWagonMovement, PlayKnight, EndTurn)
     rules.allow(BARBARIAN, MoveBarbarianOnPath)
-    rules.prompters[WAGON] = prompts.prompt_wagon
-    rules.prompters[BARBARIAN] = prompts.prompt_barbarian
+    rules.prompt(WAGON, prompts.prompt_wagon)
+    rules.prompt(BARBARIAN, prompts.prompt_barbarian)
 
     rules.evolve_with(WagonMovementStarted, wagon.evolve_started)
     rules.evolve_with(WagonMoved, wagon.evolve_moved)
@@ -187,7 +186,7 @@ def install(rules: Rules, params: Any) -> None:
     rules.evolve_with(TraderSoldResource, gold.evolve_sold)
     rules.evolve_with(TraderCardBought, cards.evolve_bought)
     rules.evolve_with(SwiftJourneyPlayed, cards.evolve_swift)
-    rules.redactors[TraderCardBought] = cards.redact_bought
+    rules.redact(TraderCardBought, cards.redact_bought)
     barbarians.wrap_knight(rules)
     wrap_setup_city(rules)
     wrap_turn_end(rules)

@@ -47,7 +47,7 @@ def wagon_options(state: State, seat: int) -> list[Command]:
 
 
 def main_options(state: State, seat: int, phase: str) -> list[Command]:
-    """The scenario's options in the main phase (`rules.extra_options`)."""
+    """The scenario's options in the main phase (`rules.hooks.extra_options`)."""
     if phase != MAIN:
         return []
     out: list[Command] = []

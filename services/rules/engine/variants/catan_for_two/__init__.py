@@ -52,6 +52,7 @@ from services.rules.engine.variants.catan_for_two.common import (
     GIVE_BACK,
     NEUTRAL,
     SETUP_KEY,
+    TWO,
     TwoState,
 )
 from services.rules.engine.variants.catan_for_two.narration import NARRATION
@@ -82,8 +83,7 @@ class CatanForTwo(Module[State, None]):
         created["setup"][SETUP_KEY] = start_vertices(board)
 
     def install(self, rules: Rules, params: Any) -> None:
-        rules.ext(EXT, init, TwoState.copy, TwoState.dump, TwoState.load)
-        rules.view_ext[EXT] = view_ext
+        rules.module_state(TWO, init, view=view_ext)
         rolls.install(rules)
         neutrals.install(rules)
         tokens.install(rules)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.state import MAIN, NO_ONE, State
 
@@ -108,3 +109,6 @@ def neutrals(state: State) -> range:
 def opponent(state: State, seat: int) -> int:
     seats: int = state.n
     return (seat + 1) % seats
+
+
+TWO: Final = StateKey(EXT, TwoState)  # the module's state (modstate.py)

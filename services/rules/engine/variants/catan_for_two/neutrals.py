@@ -37,8 +37,8 @@ from services.rules.engine.base.sites import (
 )
 from services.rules.engine.board import Board
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.state import SETTLEMENT, Rules, State
 from services.rules.engine.variants.catan_for_two.common import (
     NEUTRAL,
@@ -99,7 +99,7 @@ def owed_piece(state: State, cause: NeutralPiece) -> NeutralPiece | None:
 def after(state: State, events: list[Event]) -> State:
     scratch = state.copy()
     for e in events:
-        state.rules.evolvers[type(e)](scratch, e)
+        state.rules.registry.evolvers[type(e)](scratch, e)
     return scratch
 
 
@@ -153,12 +153,12 @@ def evolve_required(state: State, e: NeutralBuildRequired) -> None:
 
 def evolve_neutral_road(state: State, e: NeutralRoadBuilt) -> None:
     # In the NEUTRAL phase the base evolver only places the (free) piece.
-    state.rules.evolvers[RoadBuilt](state, RoadBuilt(seat=e.neutral, edge=e.edge, free=True))
+    state.rules.registry.evolvers[RoadBuilt](state, RoadBuilt(seat=e.neutral, edge=e.edge, free=True))
     neutral_done(state)
 
 
 def evolve_neutral_settlement(state: State, e: NeutralSettlementBuilt) -> None:
-    state.rules.evolvers[SettlementBuilt](
+    state.rules.registry.evolvers[SettlementBuilt](
         state, SettlementBuilt(seat=e.neutral, vertex=e.vertex, free=True)
     )
     neutral_done(state)
@@ -196,14 +196,14 @@ def default_neutral(state: State, seat: int, options: list[Command]) -> Command:
 
 def install(rules: Rules) -> None:
     """Rules 1 and 5: a neutral piece is owed after each road and settlement built."""
-    h = rules.handlers
+    h = rules.registry.handlers
     h[BuildRoad] = owing(h[BuildRoad], "road")
     h[BuildSettlement] = owing(h[BuildSettlement], "settlement")
     rules.handle(BuildNeutralRoad, build_neutral_road)
     rules.handle(BuildNeutralSettlement, build_neutral_settlement)
     rules.allow(NEUTRAL, BuildNeutralRoad, BuildNeutralSettlement)
-    rules.prompters[NEUTRAL] = prompt_neutral
-    rules.evolvers.update({
+    rules.prompt(NEUTRAL, prompt_neutral)
+    rules.registry.evolvers.update({
         NeutralBuildRequired: evolve_required,
         NeutralRoadBuilt: evolve_neutral_road,
         NeutralSettlementBuilt: evolve_neutral_settlement,

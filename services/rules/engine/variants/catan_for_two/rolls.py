@@ -13,6 +13,7 @@ from events.events import (
     DiceRolled,
     Event,
 )
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current
 from services.rules.engine.capabilities import SECOND_ROLL, SecondRoll
 from services.rules.engine.chance import DICE_OUTCOMES, DICE_WEIGHTS, Dealer
@@ -33,7 +34,7 @@ def second_roll(state: State, seat: int, dealer: Dealer, first: int) -> list[Eve
         events.append(DiceRerolled(seat=seat, d1=d1, d2=d2, n=n))
         n += 1
     events.append(DiceRolled(seat=seat, d1=d1, d2=d2, n=n))
-    events.extend(state.rules.resolve_number(state, seat, d1 + d2, dealer))
+    events.extend(state.rules.hooks.resolve_number(state, seat, d1 + d2, dealer))
     return events
 
 
@@ -46,8 +47,8 @@ def second_step(rules: Rules) -> SecondRoll:
 
 def install(rules: Rules) -> None:
     """Rule 8: the two rolls (the RollDice handler and `roll_resolved` wrapped)."""
-    previous_handler = rules.handlers[RollDice]
-    previous_resolved = rules.roll_resolved
+    previous_handler = rules.registry.handlers[RollDice]
+    previous_resolved = rules.hooks.roll_resolved
 
     def roll(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
         t = two(state)
@@ -75,7 +76,7 @@ def install(rules: Rules) -> None:
             return "catan_for_two.roll.twice" if state.rolled else None
         return None
 
-    rules.handlers[RollDice] = roll
-    rules.roll_resolved = roll_resolved
-    rules.evolvers[DiceRerolled] = evolve_rerolled
-    rules.phase_refusal.insert(0, refusal)  # more specific than the base's explanation
+    rules.handle(RollDice, roll)
+    rules.set_hook(hk.ROLL_RESOLVED, roll_resolved)
+    rules.evolve_with(DiceRerolled, evolve_rerolled)
+    rules.add_hook(hk.PHASE_REFUSAL, refusal, first=True)  # more specific than the base's explanation

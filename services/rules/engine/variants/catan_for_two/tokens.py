@@ -23,12 +23,13 @@ from events.events import (
 )
 from events.prompts import Prompt
 from events.types import RESOURCE_INDEX, RESOURCES, bundle_to_vector, vector_to_bundle
+from services.rules.engine import hook_keys as hk
 from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import MIN_ARMY, public_vp
 from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import Rejected, reject
-from services.rules.engine.ruleset import Handler
 from services.rules.engine.state import MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants.catan_for_two.common import (
     FORCED_CARDS,
@@ -340,7 +341,7 @@ def redact_returned(e: ForcedTradeReturned, seat: int | None) -> Event:
 
 def install(rules: Rules) -> None:
     """Rules 2, 3, 4, 6, 7: token gains (set-up settlements too) and token actions."""
-    h = rules.handlers
+    h = rules.registry.handlers
     h[PlaceSettlement] = gaining(h[PlaceSettlement])
     rules.handle(commands.ForceTrade, force_trade)
     rules.handle(commands.GiveBackCards, give_back)
@@ -348,9 +349,9 @@ def install(rules: Rules) -> None:
     rules.handle(commands.DiscardKnight, discard_knight)
     rules.allow(GIVE_BACK, commands.GiveBackCards)
     rules.allow(MAIN, commands.ForceTrade, commands.SendRobberToDesert, commands.DiscardKnight)
-    rules.prompters[GIVE_BACK] = prompt_give_back
-    rules.extra_options.append(token_options)
-    ev = rules.evolvers
+    rules.prompt(GIVE_BACK, prompt_give_back)
+    rules.add_hook(hk.EXTRA_OPTIONS, token_options)
+    ev = rules.registry.evolvers
     ev.update({
         TradeTokensGained: evolve_gained,
         TradeTokensSpent: evolve_spent,
@@ -361,4 +362,4 @@ def install(rules: Rules) -> None:
     })
     ev[TurnEnded] = new_turn(ev[TurnEnded])
     rules.derive((KnightDiscarded,), derive_army)  # a discard can cost Largest Army
-    rules.redactors.update({ForcedTradeDrawn: redact_drawn, ForcedTradeReturned: redact_returned})
+    rules.registry.redactors.update({ForcedTradeDrawn: redact_drawn, ForcedTradeReturned: redact_returned})
