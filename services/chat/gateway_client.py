@@ -72,8 +72,11 @@ class GatewayClient:
                                {"command": command, "expected_version": version,
                                 "command_id": command_id}, token)
 
-    async def board_png(self, table: str) -> bytes:
-        r = await self.http.get(f"/v1/tables/{table}/board.png")
+    async def board_png(self, table: str, marks: list[tuple[str, int]] | None = None) -> bytes:
+        """The board as a spectator sees it; `marks`: places (`vertex`, `edge`, `hex` and an
+        id) drawn with their labels (what a prompt offers)."""
+        params = {"mark": ",".join(f"{k}:{i}" for k, i in marks)} if marks else None
+        r = await self.http.get(f"/v1/tables/{table}/board.png", params=params)
         if r.status_code != 200:
             raise GatewayError(r.status_code, r.text[:300])
         return r.content

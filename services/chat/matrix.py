@@ -73,6 +73,9 @@ class MatrixChat:
     async def whisper(self, user: str, text: str) -> None:
         await self.say(await self.dm(user), text)
 
+    async def whisper_picture(self, user: str, png: bytes, name: str) -> None:
+        await self.picture(await self.dm(user), png, name)
+
     def mention(self, user: str) -> str:
         return user
 

@@ -1,6 +1,10 @@
-"""Moves as short text: `roll`, `road 12`, `settle 31`, `city 31`, `buy`, `robber 7 2`,
+"""Moves as short text: `roll`, `road F2-3`, `settle F4`, `city F4`, `buy`, `robber K 2`,
 `trade grain ore`, `discard brick=1 ore=2`, `knight`, `monopoly ore`, `plenty ore wool`,
 `end`, `#3` (option 3 of the prompt), `default`.
+
+Places are named by the labels the pictures draw (services/render/places.py: hex K, corner F4,
+path F2-3); a label is read on the game's own board (`Places`). A bare number is still read as
+the place's id, for scripts.
 
 Only syntax lives here: a text becomes a command object, the prompt's option with those values
 when there is one, else the command as written, which the rules service then judges (and
@@ -12,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from services.render.places import Places
 
 Json = dict[str, Any]
 RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
@@ -28,12 +34,13 @@ WORDS: dict[str, Word] = {
     "roll": Word(("RollDice",), help="roll the dice"),
     "end": Word(("EndTurn",), help="end your turn"),
     "settle": Word(("PlaceSettlement", "BuildSettlement"), ("vertex",),
-                   "settle V: a settlement on vertex V"),
-    "road": Word(("PlaceRoad", "BuildRoad"), ("edge",), "road E: a road on edge E"),
-    "city": Word(("BuildCity",), ("vertex",), "city V: a city on vertex V"),
+                   "settle C: a settlement on corner C, a label such as F4"),
+    "road": Word(("PlaceRoad", "BuildRoad"), ("edge",),
+                 "road P: a road on path P, a label such as F2-3"),
+    "city": Word(("BuildCity",), ("vertex",), "city C: a city on corner C, a label such as F4"),
     "buy": Word(("BuyDevelopmentCard",), help="buy a development card"),
     "robber": Word(("MoveRobber",), ("hex", "victim"),
-                   "robber H [S]: the robber to hex H, stealing from seat S"),
+                   "robber H [S]: the robber to hex H, a letter, stealing from seat S"),
     "knight": Word(("PlayKnight",), help="play a knight"),
     "roads": Word(("PlayRoadBuilding",), help="play road building"),
     "stop": Word(("StopRoadBuilding",), help="stop road building"),
@@ -66,8 +73,12 @@ def help_text() -> str:
     return "Moves:\n" + "\n".join(lines)
 
 
-def parse(text: str, prompt: Json | None, seat: int) -> Json:
-    """The command a text means for `seat` (MoveError if it means none)."""
+PLACE_WORDS = {"vertex": "corner", "edge": "path", "hex": "hex"}
+
+
+def parse(text: str, prompt: Json | None, seat: int, places: Places | None = None) -> Json:
+    """The command a text means for `seat` (MoveError if it means none); `places` reads
+    place labels on the game's board."""
     words = text.strip().lower().split()
     if not words:
         raise MoveError(f"No move given: send one such as `roll` or `#2` ({HELP}).")
@@ -101,10 +112,25 @@ def parse(text: str, prompt: Json | None, seat: int) -> Json:
         raise MoveError(f"Usage: {usage(word)}.")
     values: Json = {}
     for name, value in zip(word.fields, args, strict=False):
-        if not value.isdigit():
-            raise MoveError(f"The {name} is a number, not `{value}`: {usage(word)}.")
-        values[name] = int(value)
+        values[name] = place_value(name, value, word, places)
     return matched({"type": kind(word, prompt), "seat": seat, **values}, prompt)
+
+
+def place_value(name: str, value: str, word: Word, places: Places | None) -> int:
+    """A field's value: a seat or an id as a number, a place by its label."""
+    if value.isdigit():
+        return int(value)
+    what = PLACE_WORDS.get(name)
+    if what is None:
+        raise MoveError(f"The {name} is a seat number, not `{value}`: {usage(word)}.")
+    if places is None:
+        raise MoveError(f"`{value.upper()}` names no {what} yet (the board comes with the first "
+                        f"prompt): {usage(word)}.")
+    found = places.labels.find(value)
+    if found is None or found[0] != name:
+        raise MoveError(f"`{value.upper()}` is not a {what} of this board: {usage(word)}; the picture "
+                        "with your prompt marks the ones you may take.")
+    return found[1]
 
 
 def usage(word: Word) -> str:
@@ -175,12 +201,44 @@ def bundle(args: list[str]) -> dict[str, int]:
     return out
 
 
-def describe(command: Json) -> str:
-    """A command as the text that makes it (`road 12`), for prompts and replies."""
+def label(places: Places | None, field: str, value: Any) -> str:
+    """A field's value as a person types it: a place's label, else the value."""
+    if places is None or not isinstance(value, int) or field not in PLACE_WORDS:
+        return str(value)
+    names = {"vertex": places.labels.vertices, "edge": places.labels.edges,
+             "hex": places.labels.hexes}[field]
+    return names[value] if 0 <= value < len(names) else str(value)
+
+
+def words_of(command: Json, places: Places | None) -> str:
+    """Where a command's place is, in words (`the 6 forest / 8 hills corner`), or ''."""
+    if places is None:
+        return ""
+    for field, say in (("vertex", places.vertex_words), ("edge", places.edge_words),
+                       ("hex", places.hex_words)):
+        value = command.get(field)
+        if isinstance(value, int) and value >= 0:
+            try:
+                text = say(value)
+            except IndexError:
+                return ""
+            return text if field != "hex" else f"the {text}"
+    return ""
+
+
+def targets(command: Json) -> list[tuple[str, int]]:
+    """The places a command names (its `vertex`, `edge`, `hex`), for the prompt's picture."""
+    return [(f, int(command[f])) for f in PLACE_WORDS
+            if isinstance(command.get(f), int) and command[f] >= 0]
+
+
+def describe(command: Json, places: Places | None = None) -> str:
+    """A command as the text that makes it (`road F2-3`), for prompts and replies."""
     t = command.get("type", "?")
     for name, word in WORDS.items():
         if t in word.types:
-            values = [str(command[f]) for f in word.fields if command.get(f) is not None]
+            values = [label(places, f, command[f]) for f in word.fields
+                      if command.get(f) is not None]
             return " ".join([name, *values])
     if t == "MaritimeTrade":
         return f"trade {command['give']} {command['get']}"
@@ -190,5 +248,6 @@ def describe(command: Json) -> str:
         return f"monopoly {command['resource']}"
     if t == "PlayYearOfPlenty":
         return "plenty " + " ".join(command["resources"])
-    fields = ", ".join(f"{k}={v}" for k, v in command.items() if k not in ("type", "seat"))
+    fields = ", ".join(f"{k}={label(places, k, v)}" for k, v in command.items()
+                       if k not in ("type", "seat"))
     return f"{t}({fields})"

@@ -1,4 +1,4 @@
-"""What a chat platform must do for `tables.ChatTables`: four calls. Matrix's is matrix.py; a
+"""What a chat platform must do for `tables.ChatTables`: five calls. Matrix's is matrix.py; a
 Discord or Slack adapter is one more module like it (docs/chat.md)."""
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ class ChatPlatform(Protocol):
 
     async def whisper(self, user: str, text: str) -> None:
         """A message only `user` reads (a direct message)."""
+
+    async def whisper_picture(self, user: str, png: bytes, name: str) -> None:
+        """An image only `user` sees (in their direct messages)."""
 
     def mention(self, user: str) -> str:
         """How to name `user` in a room message so they are notified."""

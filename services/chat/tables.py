@@ -20,9 +20,18 @@ from typing import Any
 import structlog
 
 from services.chat.gateway_client import GatewayClient, GatewayError
-from services.chat.moves import NOTHING_WAITS, MoveError, describe, help_text, parse
+from services.chat.moves import (
+    NOTHING_WAITS,
+    MoveError,
+    describe,
+    help_text,
+    parse,
+    targets,
+    words_of,
+)
 from services.chat.platform import ChatPlatform
-from services.chat.words import hand_text, said
+from services.chat.words import hand_text, places_of, said
+from services.render.places import Places
 
 log = structlog.get_logger("hexlog.chat")
 
@@ -67,6 +76,7 @@ class ChatGame:
     turn_lines: list[str] = field(default_factory=list)
     last_picture: float = 0.0
     picture_task: asyncio.Task[None] | None = None
+    places: Places | None = None  # the board's places, once a view has shown the board
 
 
 @dataclass
@@ -266,7 +276,7 @@ class ChatTables:
                              f"The game has not started yet: `{PREFIX} start` starts it.")
             return
         try:
-            command = parse(text, player.prompt, player.seat)
+            command = parse(text, player.prompt, player.seat, game.places)
         except MoveError as exc:
             await self.reply(game.room, user, direct, f"✗ {exc}")
             return
@@ -293,15 +303,18 @@ class ChatTables:
             await self.overtaken(game, player, command, version, direct)
         elif outcome.get("status") == "rejected":
             await self.reply(game.room, player.user, direct,
-                             f"✗ `{describe(command)}` refused: {outcome.get('message')} "
+                             f"✗ `{describe(command, game.places)}` refused: "
+                             f"{outcome.get('message')} "
                              f"[{outcome.get('rule_id')}] · to contest: "
                              f"`{PREFIX} contest {command_id} WHY`")
         elif "error" in outcome:
             await self.reply(game.room, player.user, direct,
-                             f"✗ `{describe(command)}` was refused: {outcome['error']}.")
+                             f"✗ `{describe(command, game.places)}` was refused: "
+                             f"{outcome['error']}.")
         else:
             await self.reply(game.room, player.user, direct,
-                             f"… `{describe(command)}` is sent; the rules service has not "
+                             f"… `{describe(command, game.places)}` is sent; the rules "
+                             "service has not "
                              "answered yet (the game's news will show what it did).")
 
     async def overtaken(self, game: ChatGame, player: Player, command: Json, version: int,
@@ -310,12 +323,13 @@ class ChatTables:
         already (a second message, a default move at the deadline) or another seat moved
         first. Contesting that would only be upheld: what helps is the prompt now."""
         await self.reply(game.room, player.user, direct,
-                         f"✗ `{describe(command)}` came too late: that prompt was already "
+                         f"✗ `{describe(command, game.places)}` came too late: that prompt "
+                         "was already "
                          "answered or overtaken by the game, so nothing was played.")
         if player.prompt is not None and player.prompt_version > version:
             await self.chat.whisper(player.user, prompt_text(
                 {"version": player.prompt_version, "deadline": player.prompt_deadline,
-                 "prompt": player.prompt}))
+                 "prompt": player.prompt}, game.places))
         else:
             await self.chat.whisper(player.user, NOTHING_WAITS)
 
@@ -341,10 +355,12 @@ class ChatTables:
         """The spectator's stream: a line per turn and a picture, the winner at the end."""
         try:
             async for line in self.gateway.lines(game.table):
+                if line["type"] == "gameFull" and game.places is None:
+                    game.places = places_of(line["view"])
                 if line["type"] != "event":
                     continue
                 event = line["event"]
-                text = said(event, game.names)
+                text = said(event, game.names, game.places)
                 if text and event["type"] != "GameFinished":
                     game.turn_lines.append(text)
                 if event["type"] == "TurnEnded":
@@ -387,6 +403,8 @@ class ChatTables:
             kind = line["type"]
             if kind in ("gameFull", "view"):
                 player.view = line["view"]
+                if game.places is None:
+                    game.places = places_of(line["view"])
                 player.version = int(line["version"])
                 text = hand_text(line["view"], player.seat)
                 if text != player.hand_said:
@@ -400,11 +418,25 @@ class ChatTables:
                 player.prompt = line["prompt"]
                 player.prompt_version = int(line["version"])
                 player.prompt_deadline = line.get("deadline")
-                await self.chat.whisper(player.user, prompt_text(line))
+                await self.prompt_picture(game, player, line["prompt"])
+                await self.chat.whisper(player.user, prompt_text(line, game.places))
                 deadline = line.get("deadline")
                 if deadline:
                     game.tasks.append(asyncio.create_task(
                         self.warn(game, player, player.prompt_version, int(deadline))))
+
+    async def prompt_picture(self, game: ChatGame, player: Player, prompt: Json) -> None:
+        """The board with every place the prompt offers marked by the label its option uses
+        (only to the player; none when the prompt names no place)."""
+        marks = sorted({t for o in prompt.get("options", []) for t in targets(o)})
+        if not marks:
+            return
+        try:
+            png = await self.gateway.board_png(game.table, marks)
+        except GatewayError as exc:
+            log.warning("no prompt picture", table=game.table, error=str(exc)[:200])
+            return
+        await self.chat.whisper_picture(player.user, png, f"{game.table}-your-move.png")
 
     async def warn(self, game: ChatGame, player: Player, version: int, deadline: int) -> None:
         delay = deadline / 1000 - time.time() - self.settings.warn_s
@@ -413,14 +445,14 @@ class ChatTables:
         await asyncio.sleep(delay)
         if player.prompt is None or player.prompt_version != version or game.finished:
             return
-        default = describe(player.prompt["default"])
+        default = describe(player.prompt["default"], game.places)
         text = (f"⏰ {self.chat.mention(player.user)}: {self.settings.warn_s:.0f} s left, then "
                 f"the default move (`{default}`)")
         with contextlib.suppress(Exception):
             await self.chat.say(game.room, text)
 
 
-def prompt_text(line: Json) -> str:
+def prompt_text(line: Json, places: Places | None = None) -> str:
     prompt = line["prompt"]
     left = ""
     if line.get("deadline"):
@@ -430,13 +462,20 @@ def prompt_text(line: Json) -> str:
     if not options and prompt.get("discard"):
         hand = ", ".join(f"{n} {r}" for r, n in (prompt.get("hand") or {}).items() if n)
         return (f"{head} discard {prompt['discard']} cards of {hand}: `discard brick=1 …`, "
-                f"or `default` ({describe(prompt['default'])})")
-    shown = [f"  #{i} {describe(o)}" for i, o in enumerate(options[:MAX_OPTIONS_SHOWN], 1)]
+                f"or `default` ({describe(prompt['default'], places)})")
+    shown = []
+    for i, o in enumerate(options[:MAX_OPTIONS_SHOWN], 1):
+        where = words_of(o, places)
+        shown.append(f"  #{i} {describe(o, places)}" + (f" — {where}" if where else ""))
     more = len(options) - MAX_OPTIONS_SHOWN
     if more > 0:
-        shown.append(f"  … {more} more (`#N`)")
-    return "\n".join([head, *shown, "Reply here with a move (`roll`, `road 12`, `#2`, "
-                      "`default`, `help`), or `!move` in the room."])
+        shown.append(f"  … {more} more (`#N`, or the move with a label from the picture)")
+    marked = any(targets(o) for o in options) and places is not None
+    example = next((describe(o, places) for o in options if targets(o)), "road F2-3")
+    return "\n".join([head, *shown, ("The picture marks each place with its label. " if marked
+                                      else "")
+                      + f"Reply here with a move (`{example}`, `#2`, `default`, `help`), or "
+                        "`!move` in the room."])
 
 
 def variant(text: str) -> Json:

@@ -230,23 +230,28 @@ async def sse_stream(request: Request[Any, Any, Any], table_id: str, after: int 
 
 
 async def _picture(request: Request[Any, Any, Any], table_id: str, kind: str,
-                   media_type: str) -> Response[bytes]:
+                   media_type: str, mark: str = "") -> Response[bytes]:
     """The table's board or replay page, as a spectator sees it (counted as a read)."""
     gw = gateway_of(request)
     gw.limit("reads", gw.client_of(request))
-    return Response(await gw.picture(table_id, kind), media_type=media_type)
+    return Response(await gw.picture(table_id, kind, mark), media_type=media_type)
 
 
 @get("/v1/tables/{table_id:str}/board.png", summary="The board (spectator)",
-     media_type="image/png", responses=responses(404, 409, 429))
-async def board_png(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
-    return await _picture(request, table_id, "png", "image/png")
+     description="`mark=vertex:12,edge:30,hex:4`: those places drawn with their labels (what a "
+                 "prompt offers a player; docs/chat.md).",
+     media_type="image/png", responses=responses(400, 404, 409, 429))
+async def board_png(request: Request[Any, Any, Any], table_id: str,
+                    mark: str | None = None) -> Response[bytes]:
+    return await _picture(request, table_id, "png", "image/png", mark or "")
 
 
 @get("/v1/tables/{table_id:str}/board.svg", summary="The board (spectator)",
-     media_type="image/svg+xml", responses=responses(404, 409, 429))
-async def board_svg(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
-    return await _picture(request, table_id, "svg", "image/svg+xml")
+     description="`mark=…`: as for board.png.",
+     media_type="image/svg+xml", responses=responses(400, 404, 409, 429))
+async def board_svg(request: Request[Any, Any, Any], table_id: str,
+                    mark: str | None = None) -> Response[bytes]:
+    return await _picture(request, table_id, "svg", "image/svg+xml", mark or "")
 
 
 @get("/v1/tables/{table_id:str}/replay.html", summary="The replay page (spectator)",

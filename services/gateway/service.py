@@ -427,17 +427,19 @@ class Gateway:
 
     # -- pictures --------------------------------------------------------------------------
 
-    async def picture(self, table_id: str, kind: str) -> bytes:
+    async def picture(self, table_id: str, kind: str, mark: str = "") -> bytes:
         from services.render.page import replay_page
         from services.render.picture import picture, to_png
         from services.render.replay import Viewer
+        from services.render.svg import Target
         from services.rules.record import load_record
 
+        marks = parse_marks(mark)
         table = await self.table(table_id)
         if table.status in ("open", "starting"):
             raise Problem(409, "table: not started yet")
         version = await self.client.store.version(table.game_id)
-        cached = self.pictures.get((table_id, version, kind))
+        cached = self.pictures.get((table_id, version, kind + mark))
         if cached is not None:
             return cached
         record = await load_record(self.client.store, table.game_id)
@@ -445,14 +447,33 @@ class Gateway:
         def draw() -> bytes:
             if kind == "html":
                 return replay_page(record, Viewer()).encode()
-            svg = picture(record, record.version, Viewer())
+            state = record.state_at(record.version)
+            for place, site in marks:
+                if site >= {"vertex": state.board.n_vertices, "edge": state.board.n_edges,
+                            "hex": len(state.board.topo.hexes)}[place]:
+                    raise Problem(400, f"mark: no {place} {site} on this board")
+            svg = picture(record, record.version, Viewer(),
+                          targets=[Target(p, i) for p, i in marks])
             return svg.encode() if kind == "svg" else to_png(svg)
 
         body = await asyncio.to_thread(draw)
-        self.pictures[(table_id, version, kind)] = body
+        self.pictures[(table_id, version, kind + mark)] = body
         while len(self.pictures) > PICTURE_CACHE:
             self.pictures.popitem(last=False)
         return body
+
+
+def parse_marks(text: str) -> list[tuple[str, int]]:
+    """`vertex:12,edge:30,hex:4` as places (Problem 400 naming `mark` if it is not that)."""
+    out: list[tuple[str, int]] = []
+    for item in filter(None, text.split(",")):
+        place, _, site = item.partition(":")
+        if place not in ("vertex", "edge", "hex") or not site.isdigit() or len(site) > 6:
+            raise Problem(400, f"mark: {item[:40]!r} is not vertex:N, edge:N or hex:N")
+        out.append((place, int(site)))
+    if len(out) > 400:
+        raise Problem(400, "mark: at most 400 places")
+    return out
 
 
 def modules_problem(specs: list[ModuleSpec], seats: int) -> str:

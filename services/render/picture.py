@@ -10,6 +10,7 @@ read it.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -21,6 +22,7 @@ from services.render.narrate import Context, narrate
 from services.render.replay import Viewer, fold_to
 from services.render.svg import (
     Highlight,
+    Target,
     board_svg,
     frame_of,
     pieces_layer,
@@ -55,14 +57,16 @@ def highlight_of(events: list[Event]) -> Highlight:
     return Highlight(frozenset(found["vertex"]), frozenset(found["edge"]), frozenset(found["hex"]))
 
 
-def picture(record: GameRecord, version: int | None, who: Viewer, labels: bool = False) -> str:
+def picture(record: GameRecord, version: int | None, who: Viewer, labels: bool = False,
+            targets: Sequence[Target] = ()) -> str:
     """The SVG of the game at `version` (default: the last) as `who` sees it; `labels`: every
-    place's label written on it."""
+    place's label written on it; `targets`: places marked with their labels (a prompt's)."""
     state = fold_to(record, version)
-    return picture_of(record, state, who, labels=labels)
+    return picture_of(record, state, who, labels=labels, targets=targets)
 
 
-def picture_of(record: GameRecord, state: State, who: Viewer, labels: bool = False) -> str:
+def picture_of(record: GameRecord, state: State, who: Viewer, labels: bool = False,
+               targets: Sequence[Target] = ()) -> str:
     """The SVG of `state` (the fold of `record` to `state.version`) as `who` sees it."""
     v = state.version
     seen = view(state, who.seat, referee=who.referee)
@@ -70,7 +74,8 @@ def picture_of(record: GameRecord, state: State, who: Viewer, labels: bool = Fal
     ctx = Context(state.names, state.board)
     said = narrate(who.sees(state, move[-1]), ctx) if move else ""
     return board_svg(state, seen, highlight=highlight_of(move),
-                     title=f"{record.game_id} · as {who}", narration=said, labels=labels)
+                     title=f"{record.game_id} · as {who}", narration=said, labels=labels,
+                     targets=targets)
 
 
 def to_png(svg: str, scale: float = 1.0) -> bytes:
