@@ -10,10 +10,11 @@ a dead consumer) and the deadline keeper (default moves for silent seats).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from faststream import AckPolicy, FastStream
@@ -26,9 +27,9 @@ from services.protocol import beat, leave
 from services.rules import failover
 from services.rules.config import ServiceConfig
 from services.rules.service import RulesService
-from services.store.connect import connect, fails_over, plain_url
+from services.store.connect import connect, fails_over, is_cluster, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
-from services.store.streams import GroupReader, read_group
+from services.store.streams import Entry, GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -176,6 +177,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
     in order. When `reread` is set (a failover), our own pending entries once."""
     reader = GroupReader(redis, RULES_GROUP, name)
     guard = service.guard
+    acks: list[tuple[str, list[bytes]]] = []  # handled, acked with the next read
     try:
         while True:
             try:
@@ -183,6 +185,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                 try:
                     if reread is not None and reread.is_set():
                         reread.clear()
+                        acks = await _ack(redis, acks)
                         # (Every stream answers, most with nothing; an entry deleted while
                         # pending comes without fields: the claimer acks those.)
                         pending = await read_group(redis, RULES_GROUP, name,
@@ -190,8 +193,11 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                         reply = [(stream, kept) for stream, entries in pending
                                  if (kept := [e for e in entries if e[1] is not None])]
                     else:
-                        reply = await reader.read({s: ">" for s in streams}, count=128,
-                                                  block=block_ms)
+                        # (the acks go first: if the read fails they are in, and if the
+                        # round trip fails they are pending for the claimer, as before)
+                        handled, acks = acks, []
+                        reply = await _ack_and_read(redis, reader, name, handled,
+                                                    {s: ">" for s in streams}, block_ms)
                     guard.recovered(streams)
                 except ResponseError:
                     # One key the call cannot read fails it for every partition: read each
@@ -205,15 +211,10 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                                              ack=False)
                         for stream, entries in reply
                     ))
-                    # One round trip (one AOF fsync) for every partition's acks; one that
-                    # fails leaves its entries pending for the claimer, not the others.
-                    pipe = redis.pipeline(transaction=False)
-                    for stream, entries in reply:
-                        pipe.xack(stream, RULES_GROUP, *[e[0] for e in entries])
-                    for (stream, _), acked in zip(reply, await pipe.execute(raise_on_error=False),
-                                                  strict=True):
-                        if isinstance(acked, Exception):
-                            log.warning("ack failed", stream=stream, error=str(acked))
+                    # Every partition's acks in the same round trip as the next read (one
+                    # AOF fsync); one that fails leaves its entries pending for the claimer,
+                    # not the others.
+                    acks = [(stream, [e[0] for e in entries]) for stream, entries in reply]
             except Exception as exc:
                 # A dropped connection must not end this loop while the heartbeat goes on (a worker
                 # that looks alive but reads nothing). What was read and not acked stays pending
@@ -223,7 +224,47 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                     await service.prepare()
                 await asyncio.sleep(0.5)
     finally:
+        with contextlib.suppress(Exception):
+            await _ack(redis, acks)
         await reader.close()
+
+
+async def _ack(redis: Redis, acks: list[tuple[str, list[bytes]]]) -> list[tuple[str, list[bytes]]]:
+    """Ack handled entries now (one round trip); returns what is left to ack: nothing."""
+    if acks:
+        pipe = redis.pipeline(transaction=False)
+        for stream, ids in acks:
+            pipe.xack(stream, RULES_GROUP, *ids)
+        _warn_failed_acks(acks, await pipe.execute(raise_on_error=False))
+    return []
+
+
+def _warn_failed_acks(acks: list[tuple[str, list[bytes]]], replies: list[Any]) -> None:
+    for (stream, _), acked in zip(acks, replies, strict=True):
+        if isinstance(acked, Exception):
+            log.warning("ack failed", stream=stream, error=str(acked))
+
+
+async def _ack_and_read(redis: Redis, reader: GroupReader, name: str,
+                        acks: list[tuple[str, list[bytes]]], streams: dict[str, str],
+                        block_ms: int) -> list[tuple[str, list[Entry]]]:
+    """The acks of what was handled, then the next read, in one pipeline (one round trip per
+    batch instead of two). On a Cluster the reads go by slot, so the acks go on their own."""
+    if not acks:
+        return await reader.read(streams, count=128, block=block_ms)
+    if is_cluster(redis):
+        await _ack(redis, acks)
+        return await reader.read(streams, count=128, block=block_ms)
+    pipe = redis.pipeline(transaction=False)
+    for stream, ids in acks:
+        pipe.xack(stream, RULES_GROUP, *ids)
+    pipe.xreadgroup(RULES_GROUP, name, cast(Any, streams), count=128, block=block_ms)
+    replies = await pipe.execute(raise_on_error=False)
+    _warn_failed_acks(acks, replies[:-1])
+    if isinstance(replies[-1], Exception):
+        raise replies[-1]
+    return [(stream.decode() if isinstance(stream, bytes) else str(stream),
+             cast(list[Entry], entries)) for stream, entries in replies[-1] or []]
 
 
 async def _heartbeat(redis: Redis, name: str, status: str) -> int:

@@ -17,6 +17,7 @@ from services.protocol import deadlines_key
 from services.rules.engine import pending
 from services.rules.moves import MovePipeline, forfeited_move
 from services.rules.repository import GameRepository
+from services.store.connect import is_cluster
 from services.store.keys import SERVICE
 
 log = structlog.get_logger("hexlog.rules")
@@ -36,10 +37,18 @@ class DeadlineKeeper:
         """Play the default move for every prompt past its deadline; returns how many."""
         now = int(time.time() * 1000)
         played = 0
-        for p in self.partitions:
-            key = deadlines_key(p)
-            due = cast(list[bytes], await self.redis.zrangebyscore(key, 0, now, start=0,
-                                                                   num=DUE_PER_TICK))
+        # Every partition's due deadlines in one round trip (ten ticks a second, most finding
+        # nothing); on a Cluster each partition's key is asked on its own.
+        keys = [deadlines_key(p) for p in self.partitions]
+        if is_cluster(self.redis):
+            found = [await self.redis.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
+                     for key in keys]
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for key in keys:
+                pipe.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
+            found = await pipe.execute()
+        for key, due in zip(keys, cast(list[list[bytes]], found), strict=True):
             for member in due:
                 if not await self.redis.zrem(key, member):
                     continue  # another replica took it
