@@ -13,6 +13,10 @@ class ServiceConfig:
     # A snapshot of the folded state every this many versions (a cache: loading a game folds
     # the snapshot and the events after it).
     snapshot_every: int = 100
+    # Live games a rules service keeps folded in memory (some 100 KB each:
+    # benchmarks/cost.md); beyond, the games used least recently are dropped and folded
+    # again from their snapshot when a command comes. 0: no bound.
+    games_in_memory: int = 4096
     # The turn limit of a game that asks for none, and the most a game may ask for: a game
     # whose seats have all forfeited still ends.
     max_turns: int = 1000

@@ -58,18 +58,42 @@ CATCH_UP_MAX = 64  # events; beyond, a reload from the snapshot folds less
 
 
 class GameRepository:
-    def __init__(self, store: EventStore, snapshot_every: int) -> None:
+    """The live games in memory, at most `max_slots` of them: beyond, the games used least
+    recently whose lock is free are dropped (they are folded again from their snapshot and
+    tail when a command comes), so the memory a rules service holds is bounded however many
+    games stay live and idle."""
+
+    def __init__(self, store: EventStore, snapshot_every: int, max_slots: int = 0) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
-        self.slots: dict[str, GameSlot] = {}
+        self.max_slots = max_slots  # 0: no bound
+        self.slots: dict[str, GameSlot] = {}  # the least recently used first
 
     async def slot(self, game_id: str) -> GameSlot | None:
-        slot = self.slots.get(game_id)
+        slot = self.slots.pop(game_id, None)
         if slot is None:
             slot = await load_slot(self.store, game_id)
-            if slot is not None:
-                self.slots[game_id] = slot
+            if slot is None:
+                return None
+            # (another task may have loaded it meanwhile: the one kept wins, so that a
+            # game has one lock)
+            slot = self.slots.pop(game_id, slot)
+        self.slots[game_id] = slot  # the most recently used now
+        if self.max_slots and len(self.slots) > self.max_slots:
+            self.evict()
         return slot
+
+    def evict(self) -> None:
+        """Drop the least recently used games beyond `max_slots`, never one in use (its
+        lock held). A dropped game's open prompt stays in Redis; its deadline, if it fires
+        after the seat answered, finds the version moved on and does nothing."""
+        over = len(self.slots) - self.max_slots
+        for game_id in list(self.slots):
+            if over <= 0:
+                break
+            if not self.slots[game_id].lock.locked():
+                del self.slots[game_id]
+                over -= 1
 
     async def reload(self, slot: GameSlot) -> GameSlot:
         """Refold from the log (another replica moved the game, or an append failed)."""

@@ -127,7 +127,7 @@ class RulesService:
         self.pools_read_at = 0.0
         self.on_streams_changed: Callable[[list[str]], None] | None = None
         self.guard = StreamGuard(redis)
-        self.repo = GameRepository(self.store, config.snapshot_every)
+        self.repo = GameRepository(self.store, config.snapshot_every, config.games_in_memory)
         self.prompter = Prompter(redis, self.codec)
         self.pipeline = MovePipeline(redis, self.store, self.repo, self.prompter, self.codec, config)
         self.lifecycle = Lifecycle(redis, self.store, self.repo, self.prompter, self.pipeline,
