@@ -1,0 +1,108 @@
+"""Two revisions of hexlog through `hexlog bench e2e`, in one run, interleaved.
+
+    .venv/bin/python benchmarks/compare_e2e.py BEFORE AFTER [MORE…] --rounds 3 -- --games 32
+
+BEFORE and AFTER are git revisions (a commit, a tag, HEAD~1; more may follow, each against
+the first; every one must have bench e2e's CPU figures). Each is unpacked from git
+(`git archive`, nothing of the working tree) into a temporary folder, and each measurement is
+`python -m services.cli.main bench e2e --json [options after --]` with that folder first on
+PYTHONPATH (the services the benchmark starts inherit it, so they run the same revision), on a
+Valkey of its own. They alternate within every round (in the order given in odd rounds, the
+other way in even ones), so a loaded machine slows them alike; the table gives medians over
+the rounds of the rate, p99, and the CPU seconds per 1,000 commands of each kind of process
+(services/cli/bench_cost.py), each against the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("rules", "bots", "valkey", "projections")
+
+
+def unpack(rev: str, into: Path) -> str:
+    """The revision's tree in `into`; returns its short commit id."""
+    commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return commit
+
+
+def bench(tree: Path, options: list[str]) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("REDIS_URL", None)  # a Valkey of its own each time
+    run = subprocess.run([sys.executable, "-m", "services.cli.main", "bench", "e2e", "--json",
+                          *options], cwd=tree, env=env, capture_output=True, text=True)
+    if run.returncode:
+        raise SystemExit(f"bench e2e failed in {tree.name}: {run.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def row(results: list[dict[str, Any]]) -> dict[str, float]:
+    def median(f: Any) -> float:
+        return float(statistics.median(f(r) for r in results))
+
+    out = {"commands_per_s": median(lambda r: r["commands_per_s"]),
+           "latency_p99_ms": median(lambda r: r["latency_p99_ms"]),
+           "rules_and_bots": median(lambda r: r["cpu_s_per_1000_commands_rules_and_bots"])}
+    for kind in KINDS:
+        out[kind] = median(lambda r, k=kind: r["cpu_s_per_1000_commands"].get(k, 0.0))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("revisions", nargs="+", help="two or more git revisions, the first "
+                        "the baseline; bench e2e's options after --")
+    parser.add_argument("--rounds", type=int, default=3)
+    args, options = parser.parse_known_args()
+    options = [o for o in options if o != "--"]
+    if len(args.revisions) < 2:
+        parser.error("two revisions at least")
+    folder = Path(tempfile.mkdtemp(prefix="compare-e2e-"))
+    try:
+        sides = [f"{i}" for i in range(len(args.revisions))]
+        trees = {side: folder / side for side in sides}
+        names = {side: unpack(rev, trees[side]) for side, rev in zip(sides, args.revisions,
+                                                                     strict=True)}
+        results: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+        load = [os.getloadavg()[0]]
+        for i in range(args.rounds):
+            for side in sides if i % 2 == 0 else sides[::-1]:
+                print(f"round {i + 1} of {args.rounds}: {names[side]}", file=sys.stderr)
+                results[side].append(bench(trees[side], options))
+        load.append(os.getloadavg()[0])
+        rows = {side: row(rs) for side, rs in results.items()}
+        columns = ["commands_per_s", "latency_p99_ms", "rules", "bots", "rules_and_bots",
+                   "valkey", "projections"]
+        base = rows[sides[0]]
+        print(f"bench e2e {' '.join(options)}: medians of {args.rounds} rounds, alternated "
+              f"(load average {load[0]:.1f} at the start, {load[1]:.1f} at the end); CPU in s "
+              f"per 1,000 commands; x: against {names[sides[0]]}")
+        print(f"{'':>10}" + "".join(f"{c:>16}" for c in columns))
+        for side in sides:
+            print(f"{names[side]:>10}" + "".join(
+                f"{rows[side][c]:9.3f} ({rows[side][c] / base[c]:4.2f}x)" if base[c]
+                else f"{rows[side][c]:16.3f}" for c in columns))
+        print(json.dumps({names[side]: results[side] for side in sides}), file=sys.stderr)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
