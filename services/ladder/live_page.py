@@ -64,10 +64,11 @@ async def steps(lines: Folding) -> AsyncIterator[dict[str, Any] | None]:
             said.append((int(line["version"]), narrate(event, ctx)))
             moved = [*moved[-8:], event]
             dice = dice_of(event) or dice
-        if not batch:
+        if not batch and drawn:
             yield None
             continue
-        if said and (state.finished or time.monotonic() - drawn >= 1 / STEPS_PER_S):
+        first = drawn == 0.0  # the board as it is now, whatever came before it
+        if first or (said and (state.finished or time.monotonic() - drawn >= 1 / STEPS_PER_S)):
             drawn = time.monotonic()
             yield step_of(state, lines.game_id, said, moved, dice)
             said, moved = [], []

@@ -6,10 +6,12 @@ the ones `hexlog projections rebuild` computes again from the log."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from ladder_helpers import Ladder, ladder_up
 
@@ -98,3 +100,25 @@ def test_a_finished_ladder_made_no_game_past_its_limit(played: tuple[Ladder, dic
     assert data["ladder"]["games"] == GAMES
     time.sleep(2)
     assert ladder.overview()["ladder"]["games"] == GAMES
+
+
+def test_a_game_is_watched_in_the_browser_from_its_live_page(
+        played: tuple[Ladder, dict[str, Any]]) -> None:
+    """The live page and its feed (Server-Sent Events of steps: the board as an SVG, the
+    moves narrated); a game over shows its last board and its winner at once."""
+    ladder, data = played
+    game = data["recent"][0]
+    page = ladder.call("GET", game["links"]["live"])
+    assert page.status_code == 200
+    assert "EventSource" in page.text
+    assert f"/v1/ladder/games/{game['id']}/steps" in page.text
+    with httpx.Client(timeout=60) as client, \
+            client.stream("GET", f"{ladder.base}/v1/ladder/games/{game['id']}/steps") as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        step = next(json.loads(line[5:]) for line in r.iter_lines()
+                    if line.startswith("data:") and line[5:].strip())
+    assert step["finished"] is True
+    assert step["svg"].startswith("<svg")
+    winner = game["seats"][game["winner"]]["name"]
+    assert step["winner"] == winner
