@@ -22,6 +22,7 @@ from typing import Any
 
 from events.prompts import PlayerView, View
 from events.types import Resource
+from services.render import symbols
 from services.render.narrate import COLORS
 from services.render.places import labels_of
 from services.rules.engine import score
@@ -86,7 +87,8 @@ def frame_of(state: State) -> Frame:
     ys = [y for _, y in centres]
     left, top = min(xs) - SIZE - MARGIN, min(ys) - SIZE - MARGIN
     board_w = max(xs) - min(xs) + 2 * (SIZE + MARGIN)
-    height = max(max(ys) - min(ys) + 2 * (SIZE + MARGIN), panel_height(state))
+    height = max(max(ys) - min(ys) + 2 * (SIZE + MARGIN) + legend_rows(state) * LEGEND_ROW + 18,
+                 panel_height(state))
     return Frame(left, top, board_w + PANEL, height, left + board_w)
 
 
@@ -97,8 +99,11 @@ def board_svg(state: State, seen: View, *, highlight: Highlight | None = None,
     move's places; `title` and `narration` are printed above the panel; `labels` writes every
     place's label (services/render/places.py), `targets` marks a prompt's places."""
     f = frame_of(state)
+    extra = {k: symbols.LEGEND[k] for k, on in (("labels", labels), ("target", bool(targets)))
+             if on}
     return (svg_open(state, f) + terrain_layer(state)
-            + pieces_layer(state, seen, highlight=highlight, title=title, narration=narration)
+            + pieces_layer(state, seen, highlight=highlight, title=title, narration=narration,
+                           extra_legend=extra)
             + labels_layer(state, every=labels, targets=targets)
             + "</svg>")
 
@@ -189,8 +194,28 @@ def terrain_layer(state: State) -> str:
     return "".join(doc.parts)
 
 
+def _shows(kind: str, state: State, mark: Highlight) -> bool:
+    """Whether the picture shows a base symbol (the legend explains only what is there)."""
+    if kind == "settlement":
+        return any(o != NO_ONE and lv != CITY
+                   for o, lv in zip(state.vertex_owner, state.vertex_level, strict=False))
+    if kind == "city":
+        return any(lv == CITY and o != NO_ONE
+                   for o, lv in zip(state.vertex_owner, state.vertex_level, strict=False))
+    if kind == "road":
+        return any(o != NO_ONE for o in state.edge_owner)
+    if kind == "robber":
+        return 0 <= state.robber < len(state.board.topo.hexes)
+    if kind == "token":
+        return any(state.board.hex_numbers)
+    if kind == "harbor":
+        return bool(state.board.harbors)
+    return bool(mark.vertices or mark.edges or mark.hexes)
+
+
 def pieces_layer(state: State, seen: View, *, highlight: Highlight | None = None,
-                 title: str = "", narration: str = "") -> str:
+                 title: str = "", narration: str = "",
+                 extra_legend: Mapping[str, str] | None = None) -> str:
     """What a move changes: the robber, roads, buildings, module marks, the highlight of the
     last move and the side panel."""
     f = frame_of(state)
@@ -206,7 +231,9 @@ def pieces_layer(state: State, seen: View, *, highlight: Highlight | None = None
     _robber(doc, state, centres)
     _roads(doc, state, vpos, mark)
     _buildings(doc, state, vpos, mark)
-    _module_marks(doc, state, vpos, centres)
+    used = _module_marks(doc, state, vpos, centres)
+    shown = {k: symbols.LEGEND[k] for k in BASE_LEGEND if _shows(k, state, mark)}
+    _legend(doc, f, state, {**shown, **used, **(extra_legend or {})})
     _panel(doc, seen, state, f.panel_x, f.top, f.height, title, narration)
     doc.add("</g>")
     return "".join(doc.parts)
@@ -328,14 +355,20 @@ def _buildings(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]],
 
 
 class _SvgSketch:
-    """A module's marks: a small labelled tag at a vertex, an edge's middle or a hex."""
+    """A module's marks as symbols (services/render/symbols.py): a bridge, a wagon, a knight …
+    at a vertex, an edge's middle or a hex; the kinds drawn are kept for the legend."""
 
     def __init__(self, doc: _Doc, state: State, vpos: dict[int, tuple[float, float]],
                  centres: list[tuple[float, float]]) -> None:
         self.doc, self.topo, self.vpos, self.centres = doc, state.board.topo, vpos, centres
+        self.module = ""
+        self.used: dict[str, str] = {}  # kind → legend text
+        self.river_edges: list[int] = []
 
     def mark(self, place: str, site: int, text: str) -> None:
         if place == "hex":
+            if not 0 <= site < len(self.centres):
+                return
             x, y = self.centres[site]
             y += SIZE * 0.55
         else:
@@ -345,26 +378,144 @@ class _SvgSketch:
                 return
             x = sum(p[0] for p in points) / len(points)
             y = sum(p[1] for p in points) / len(points)
-        width = 7 * len(text) + 8
-        self.doc.add(f'<g class="mark" data-place="{place}" data-site="{site}">'
-                     f'<rect x="{x - width / 2:.1f}" y="{y - 8:.1f}" width="{width:.1f}" '
-                     f'height="15" rx="4" fill="#fffde7" stroke="#333" opacity="0.92"/>'
-                     f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="10" text-anchor="middle">'
-                     f'{escape(text)}</text></g>')
+        found = symbols.read(self.module, place, text)
+        seat = found.seat
+        fill = _fill(seat) if seat is not None else "#9e9e9e"
+        stroke = _stroke(seat) if seat is not None else "#333333"
+        if found.kind in ("bridge-site", "bridge"):
+            self.river_edges.append(site)
+        legend = symbols.LEGEND[found.kind]
+        if found.kind == "tag":
+            legend = f"{self.module.replace('-', ' ')}: {text}"
+        self.used.setdefault(found.kind if found.kind != "tag" else f"tag:{text}", legend)
+        if found.kind == "oil" and found.note:
+            self.used.setdefault("disaster", symbols.LEGEND["disaster"])
+        seat_attr = f' data-seat="{seat}"' if seat is not None else ""
+        self.doc.add(f'<g class="mark symbol" data-kind="{found.kind}" data-place="{place}" '
+                     f'data-site="{site}"{seat_attr}><title>{escape(text)}</title>'
+                     f'{symbols.draw(found.kind, x, y, fill, stroke, found.note)}</g>')
+
+    def rivers(self) -> str:
+        """The rivers: from each bridge site to the centres of the hexes on its two sides, a
+        blue band under the pieces."""
+        if not self.river_edges:
+            return ""
+        out = []
+        for e in self.river_edges:
+            if e >= len(self.topo.edges):
+                continue
+            a, b = self.topo.edge_vertices[e]
+            mx = (self.vpos[a][0] + self.vpos[b][0]) / 2
+            my = (self.vpos[a][1] + self.vpos[b][1]) / 2
+            for h in self.topo.edges[e]:
+                i = self.topo.hex_index.get(h)
+                if i is not None and self.topo.hex_is_land[i]:
+                    cx, cy = self.centres[i]
+                    d = math.hypot(cx - mx, cy - my) or 1.0
+                    ex, ey = cx - (cx - mx) * 19 / d, cy - (cy - my) * 19 / d  # the token's edge
+                    out.append(f"M{mx:.1f},{my:.1f} L{ex:.1f},{ey:.1f}")
+        self.used.setdefault("river", symbols.LEGEND["river"])
+        return (f'<path class="river" d="{" ".join(out)}" stroke="#4fc3f7" stroke-width="7" '
+                'stroke-linecap="round" opacity="0.85" fill="none"/>')
 
 
 def _module_marks(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]],
-                  centres: list[tuple[float, float]]) -> None:
-    sketch = _SvgSketch(doc, state, vpos, centres)
+                  centres: list[tuple[float, float]]) -> dict[str, str]:
+    """Every module's marks; the symbols used (kind → legend text)."""
+    marks = _Doc()
+    sketch = _SvgSketch(marks, state, vpos, centres)
     for spec in state.rules.modules:
         drawing = MODULES[spec.name].drawing
         if drawing is not None:
+            sketch.module = spec.name
             drawing(state, sketch)
+    doc.add(sketch.rivers())
+    doc.parts.extend(marks.parts)
+    return sketch.used
+
+
+def legend_rows(state: State) -> int:
+    """The legend's rows: the base game's symbols and every one the game's modules may draw
+    (the same at every version of a game)."""
+    kinds = len(BASE_LEGEND) + 2  # and the labels, and a prompt's places
+    for spec in state.rules.modules:
+        kinds += len(symbols.MODULE_KINDS.get(spec.name, ("tag", "tag", "tag")))
+    return (kinds + 1) // 2
+
+
+BASE_LEGEND = ("settlement", "city", "road", "robber", "token", "harbor", "halo")
+LEGEND_ROW = 18.0
+
+
+def _legend(doc: _Doc, f: Frame, state: State, used: Mapping[str, str]) -> None:
+    """The legend under the board: each symbol the picture shows, drawn and explained."""
+    top = f.top + f.height - legend_rows(state) * LEGEND_ROW - 14
+    width = f.panel_x - f.left
+    col = width / 2
+    doc.add(f'<g id="legend" class="legend"><rect x="{f.left:.1f}" y="{top - 4:.1f}" '
+            f'width="{width:.1f}" height="{f.top + f.height - top + 4:.1f}" fill="#14263f"/>')
+    for i, (kind, text) in enumerate(used.items()):
+        x = f.left + 20 + (i % 2) * col
+        y = top + 10 + (i // 2) * LEGEND_ROW
+        shape = kind.split(":", 1)[0]
+        sample = _legend_sample(shape, x, y, kind)
+        room = col - 40
+        size = 10.0
+        while size > 7 and text_width(text, size) > room:
+            size -= 0.5
+        shown = text if text_width(text, size) <= room else fit(text, room, size)[0] + "…"
+        doc.add(f'<g class="legend-entry" data-kind="{escape(kind)}">{sample}'
+                f'<text x="{x + 18:.1f}" y="{y + 3.5:.1f}" font-size="{size}" fill="#f1faee">'
+                f'{escape(shown)}</text></g>')
+    doc.add("</g>")
+
+
+def _legend_sample(kind: str, x: float, y: float, full: str) -> str:
+    fill, stroke = _fill(0), _stroke(0)
+    if kind == "settlement":
+        return (f'<polygon points="{x - 6:.1f},{y + 5:.1f} {x - 6:.1f},{y - 2:.1f} {x:.1f},'
+                f'{y - 8:.1f} {x + 6:.1f},{y - 2:.1f} {x + 6:.1f},{y + 5:.1f}" fill="{fill}" '
+                f'stroke="{stroke}"/>')
+    if kind == "city":
+        return (f'<polygon points="{x - 8:.1f},{y + 6:.1f} {x - 8:.1f},{y - 2:.1f} {x - 2:.1f},'
+                f'{y - 2:.1f} {x - 2:.1f},{y - 8:.1f} {x + 2:.1f},{y - 11:.1f} {x + 6:.1f},'
+                f'{y - 8:.1f} {x + 8:.1f},{y + 6:.1f}" fill="{fill}" stroke="{stroke}"/>')
+    if kind == "road":
+        return (f'<line x1="{x - 9:.1f}" y1="{y + 4:.1f}" x2="{x + 9:.1f}" y2="{y - 4:.1f}" '
+                f'stroke="{fill}" stroke-width="6" stroke-linecap="round"/>')
+    if kind == "robber":
+        return (f'<circle cx="{x:.1f}" cy="{y - 5:.1f}" r="4" fill="#222"/><rect x="{x - 4:.1f}"'
+                f' y="{y - 2:.1f}" width="8" height="10" rx="3" fill="#222"/>')
+    if kind == "token":
+        return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="#fff3d6" stroke="#5d4037"/>'
+                f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" font-weight="bold" '
+                f'text-anchor="middle" fill="#c62828">8</text>')
+    if kind == "harbor":
+        return (f'<rect x="{x - 10:.1f}" y="{y - 6:.1f}" width="20" height="12" rx="4" '
+                f'fill="#f5f5dc" stroke="#4e342e"/><text x="{x:.1f}" y="{y + 3:.1f}" '
+                f'font-size="7" text-anchor="middle">3:1</text>')
+    if kind == "halo":
+        return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="none" stroke="#ffeb3b" '
+                'stroke-width="3"/>')
+    if kind == "labels":
+        return _label(x, y, "F4", 8, "legend-label", "#1a237e", "#ffffff")
+    if kind == "target":
+        return _label(x, y, "F4", 9, "legend-label", "#000000", "#ffeb3b")
+    if kind == "river":
+        return (f'<line x1="{x - 9:.1f}" y1="{y:.1f}" x2="{x + 9:.1f}" y2="{y:.1f}" '
+                'stroke="#4fc3f7" stroke-width="6" stroke-linecap="round"/>')
+    note = {"fortress": "3", "fish": "4", "barbarians": "2", "destroyed": "1",
+            "wagon": "s", "trade-hex": "9", "disaster": "2/5"}.get(kind, "")
+    if kind == "disaster":
+        return symbols.draw("oil", x - 8, y, fill, stroke, note)
+    if kind == "tag":
+        return symbols.draw("tag", x, y, fill, stroke, "…")
+    return symbols.draw(kind, x, y, fill, stroke, note)
 
 
 PANEL_TOP = 150.0  # title, status lines, the last move's narration
 NARRATION_LINES = 6
-SEAT_ROWS = 6  # name and VP, cards, development, knights and road, VP sum, holdings
+SEAT_ROWS = 8  # name and VP, cards, development, knights and road, VP sum and holdings (2 each)
 ROW = 14.0
 SEAT_BOX = SEAT_ROWS * ROW + 12
 BANK_ROWS = 3
@@ -509,44 +660,49 @@ def vp_bonuses(state: State) -> list[Callable[[State, int, bool], int]]:
     return list(getattr(table, "vp_bonus", ()))
 
 
+# A module's per-seat holdings in its view (`ext`): the list (one entry a seat) and what a
+# player calls it; and the seat-valued titles (the seat holding it).
+HOLDINGS = {"gold": "gold", "oil": "oil", "tokens": "fish tokens", "prisoners": "prisoners",
+            "levels": "wagon level", "cargo": "wagon carries", "delivered": "delivered",
+            "sequestered": "oil sequestered", "warships": "warships",
+            "strength": "fortress strength", "knights": "knights", "points": "harbor points"}
+TITLES = {("rivers", "wealthiest"): "Wealthiest Settler", ("rivers", "poor"): "Poor Settler",
+          ("harbormaster", "holder"): "Harbormaster", ("fishermen", "boot"): "the old boot",
+          ("oil-springs", "champion"): "Champion of the Environment"}
+
+
 def holdings(seen: View, seat: int) -> str:
-    """A seat's scenario holdings as its view shows them (gold, fish, oil, commodities,
-    prisoners …): every module's per-seat counts in `ext`."""
+    """A seat's scenario holdings as its view shows them: gold, oil, fish, prisoners, wagon
+    and commodities, knights, warships …, and the titles it holds."""
     found: list[str] = []
-    for _name, ext in sorted(seen.ext.items()):
+    n = len(seen.players)
+    for module, ext in sorted(seen.ext.items()):
         if not isinstance(ext, dict):
             continue
-        for key, value in sorted(ext.items()):
-            mine = _seat_value(value, seat)
-            if mine is None or key in SKIP_HOLDINGS:
+        for key, words in HOLDINGS.items():
+            values = ext.get(key)
+            if not isinstance(values, list) or len(values) != n:
                 continue
-            words = key.replace("_", " ")
-            if isinstance(mine, bool):
-                if mine:
-                    found.append(words)
-            elif isinstance(mine, int):
-                if mine:
-                    found.append(f"{words} {mine}")
-            elif isinstance(mine, dict):
+            mine = values[seat]
+            if isinstance(mine, list):
+                mine = len(mine)
+            if isinstance(mine, dict):
                 shown = _bundle({str(k): v for k, v in mine.items() if isinstance(v, int)})
                 if shown != "none":
                     found.append(f"{words}: {shown}")
+            elif isinstance(mine, bool):
+                continue
+            elif isinstance(mine, int) and mine:
+                found.append(f"{words} {mine}")
             elif isinstance(mine, str) and mine:
                 found.append(f"{words} {mine.replace('_', ' ')}")
+        for (name, key), title in TITLES.items():
+            if name != module:
+                continue
+            holder = ext.get(key)
+            if holder == seat or (isinstance(holder, list) and seat in holder):
+                found.append(title)
     return " · ".join(found)
-
-
-SKIP_HOLDINGS = frozenset({"bridges", "ships", "roads", "settlements", "cities", "sites"})
-
-
-def _seat_value(value: object, seat: int) -> object:
-    """A per-seat value: `{seat: x}` (keys int or digit strings) or a list with one entry per
-    seat."""
-    if isinstance(value, dict) and value and all(
-            isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in value):
-        got = value.get(seat, value.get(str(seat)))
-        return got if isinstance(got, (int, str, dict)) else None
-    return None
 
 
 def _bundle(bundle: Mapping[str, int] | Mapping[Resource, int] | None) -> str:

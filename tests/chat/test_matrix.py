@@ -64,6 +64,7 @@ class Human:
     dm_rooms: set[str] = field(default_factory=set)
     first_move: str = ""  # sent instead of the first real answer (an illegal move)
     moves: int = 0
+    by_label: int = 0  # moves that named their place by its label
     task: asyncio.Task[None] | None = None
 
     async def on_invite(self, room: MatrixRoom, event: InviteMemberEvent) -> None:
@@ -86,6 +87,7 @@ class Human:
             await self.say(self.game_room, f"!{move}")
         move = choose(prompt)
         self.moves += 1
+        self.by_label += not move.startswith(("#", "default"))
         if self.in_room:
             await self.say(self.game_room, f"!{move}")
         else:
@@ -105,14 +107,17 @@ class Human:
 
 
 def choose(prompt: str) -> str:
-    """A move from the prompt's list: build when it can, else roll, else end the turn."""
+    """A move from the prompt's list, as a person types it: build when it can (naming the
+    place by the label the prompt's picture marks: `settle F4`), else roll, else end the
+    turn."""
     if "discard" in prompt.split("\n", 1)[0]:
         return "default"
-    options = re.findall(r"^\s+#(\d+) (.+)$", prompt, re.M)
+    options = re.findall(r"^\s+#(\d+) (.+?)(?: — .+)?$", prompt, re.M)
     for word in PREFER:
         for number, text in options:
             if text.startswith(word):
-                return f"#{number}"
+                return text if re.fullmatch(r"(settle|city|road) [A-Z]+\d(-\d|-[A-Z]+\d)?",
+                                            text) else f"#{number}"
     for number, text in options:
         if text == "end":
             return f"#{number}"
@@ -179,7 +184,7 @@ async def test_a_whole_game_from_a_matrix_room(synapse: Synapse, adapter: str,
         room = made.room_id
         await bob.client.join(room)
         alice.game_room = bob.game_room = room
-        alice.first_move = "city 0"  # not legal in the setup: the bot must say why
+        alice.first_move = "city A1"  # not legal in the setup: the bot must say why
         bob.in_room = False
         alice.start()
         bob.start()
@@ -199,9 +204,9 @@ async def test_a_whole_game_from_a_matrix_room(synapse: Synapse, adapter: str,
         await wait_until(lambda: any("sits at seat 1" in t for t in alice.texts(room)), 60,
                          "bob's seat")
         await alice.say(room, "!catan start")
-        await wait_until(lambda: any("`city 0` refused:" in t for t in alice.texts(room)), 120,
+        await wait_until(lambda: any("`city A1` refused:" in t for t in alice.texts(room)), 120,
                          "the refusal of the illegal move")
-        refused = next(t for t in alice.texts(room) if "`city 0` refused:" in t)
+        refused = next(t for t in alice.texts(room) if "`city A1` refused:" in t)
         contested = re.search(r"!catan contest (mx-[0-9a-f]+)", refused)
         assert contested is not None
         await alice.say(room, f"!catan contest {contested.group(1)} a city may go anywhere")
@@ -228,11 +233,24 @@ async def test_a_whole_game_from_a_matrix_room(synapse: Synapse, adapter: str,
         assert any(t.startswith("✋ Your hand") for t in direct)
         assert any(t.startswith("🎯 Your move") for t in direct)
         assert h.moves > 5
+        # Moves by label: the options name places as the pictures do, never by number, and
+        # each prompt that offers places comes with its picture, privately.
+        offered = [t for t in direct if t.startswith("🎯 Your move") and " settle " in t]
+        assert offered
+        assert not any(re.search(r"#\d+ (settle|city|road) \d", t) for t in offered)
+        assert re.search(r"#\d+ settle [A-Z]+\d — the .+ corner", offered[0])
+        pictures = [b for r in h.dm_rooms for s, k, b in h.seen.get(r, [])
+                    if k == "image" and s == adapter]
+        assert len(pictures) >= 2
+        assert h.by_label >= 2
+    # The room names places in words, never by number.
+    assert any("built a settlement on the " in t for t in room_texts)
+    assert not any(re.search(r"(built a \w+ on|robber to) (hex )?\d", t) for t in room_texts)
     # Board pictures in the room.
     images = [b for s, k, b in alice.seen[room] if k == "image" and s == adapter]
     assert len(images) >= 3
     # The illegal move got a clear answer naming the rule, with how to contest it.
-    refusals = [t for t in room_texts if "`city 0` refused:" in t]
+    refusals = [t for t in room_texts if "`city A1` refused:" in t]
     assert refusals, room_texts[:20]
     assert re.search(r"\[[a-z_]+(\.[a-z_]+)+\]", refusals[0])
     assert "!catan contest mx-" in refusals[0]

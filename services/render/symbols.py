@@ -1,0 +1,257 @@
+"""The pictures' symbols and their legend: what each rule module's marks (`Sketch.mark`: a short
+text at a hex, corner or path) look like on the SVG board, drawn as a player of that scenario
+knows them — a bridge across a river, a wagon, barbarians, a knight, the castle, the pirate
+fleet, a fortress, fishing grounds, the lake, the old boot, oil springs, the disaster marker,
+metropolises, camels — and the legend that explains each symbol a picture shows.
+
+A module's marks stay short texts (the text board prints them as they are); here each is read
+by its module's pattern into a symbol kind, a seat (whose colour it wears) and a note (a number
+or letter written on it). A mark no pattern knows is drawn as a labelled tag and explained in
+the legend by its module's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+
+# kind → what the legend says about it
+LEGEND: dict[str, str] = {
+    "settlement": "settlement (1 VP), in its owner's colour",
+    "city": "city (2 VP)",
+    "road": "road",
+    "robber": "robber: the hex under it produces nothing",
+    "token": "number token: the hex yields on that roll (dots: odds)",
+    "harbor": "harbor: trade 3:1, or 2:1 for the resource named",
+    "halo": "yellow ring: the last move",
+    "labels": "labels: hex letter, corner F4 (corner 4 of hex F), path F2-3",
+    "target": "yellow label: a place your prompt offers",
+    "river": "river (Rivers): building beside it earns gold",
+    "bridge-site": "bridge site over the river (open)",
+    "bridge": "bridge, in its owner's colour",
+    "barbarian": "barbarian: blocks the path or hex it stands on",
+    "wagon": "wagon of a seat, with the commodity it carries",
+    "trade-hex": "trade hex: commodities left to load",
+    "castle": "the castle (Barbarian Attack)",
+    "barbarians": "barbarians landed on a coastal hex (3 or more conquer)",
+    "knight": "knight, in its owner's colour",
+    "foreign-knight": "knight of no seat",
+    "fleet": "the pirate fleet",
+    "fortress": "pirate fortress of a seat, with its strength",
+    "lair-site": "a seat's settlement site on the pirate islands",
+    "warship": "warship",
+    "ship": "ship on a seat's route",
+    "fish": "fishing ground: fish on the number shown",
+    "lake": "the lake: fish on 2, 3, 11, 12",
+    "boot": "the old boot: its holder needs 1 VP more",
+    "oil": "oil spring",
+    "disaster": "disaster marker: a disaster at its limit",
+    "metropolis": "metropolis",
+    "destroyed": "hex lost to a disaster, in order",
+    "camel": "camel on a path (Caravans)",
+    "tag": "a module's mark",
+}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    kind: str
+    seat: int | None = None
+    note: str = ""
+
+
+Reader = Callable[[str, str], Symbol | None]  # (place, text) → symbol
+
+
+def _seat(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def _rivers(place: str, text: str) -> Symbol | None:
+    if text == "~":
+        return Symbol("bridge-site")
+    m = re.fullmatch(r"B(\d+)", text)
+    return Symbol("bridge", _seat(m.group(1))) if m else None
+
+
+def _traders(place: str, text: str) -> Symbol | None:
+    if text == "X":
+        return Symbol("barbarian")
+    m = re.fullmatch(r"@(\d+)(\w?)", text)
+    if m:
+        return Symbol("wagon", _seat(m.group(1)), m.group(2))
+    m = re.fullmatch(r"(\d+) left(.*)", text)
+    if m:
+        return Symbol("trade-hex", None, m.group(1) + m.group(2).replace("@", " @"))
+    return None
+
+
+def _barbarian_attack(place: str, text: str) -> Symbol | None:
+    if text == "castle":
+        return Symbol("castle")
+    m = re.fullmatch(r"B(\d+)(!?)", text)
+    if m:
+        return Symbol("barbarians", None, m.group(1))
+    if text == "KF":
+        return Symbol("foreign-knight")
+    m = re.fullmatch(r"K(\d+)", text)
+    return Symbol("knight", _seat(m.group(1))) if m else None
+
+
+def _pirates(place: str, text: str) -> Symbol | None:
+    if text == "FLEET":
+        return Symbol("fleet")
+    m = re.fullmatch(r"F(\d+):(\d+)", text)
+    if m:
+        return Symbol("fortress", _seat(m.group(1)), m.group(2))
+    m = re.fullmatch(r"site(\d+)", text)
+    if m:
+        return Symbol("lair-site", _seat(m.group(1)))
+    m = re.fullmatch(r"([Ws])(\d+)", text)
+    if m:
+        return Symbol("warship" if m.group(1) == "W" else "ship", _seat(m.group(2)))
+    return None
+
+
+def _fishermen(place: str, text: str) -> Symbol | None:
+    m = re.fullmatch(r"fish (\d+)", text)
+    if m:
+        return Symbol("fish", None, m.group(1))
+    return Symbol(text) if text in ("lake", "boot") else None
+
+
+def _oil(place: str, text: str) -> Symbol | None:
+    m = re.fullmatch(r"oil · disaster (\d+)/(\d+)", text)
+    if m:
+        return Symbol("oil", None, f"{m.group(1)}/{m.group(2)}")
+    if text == "oil":
+        return Symbol("oil")
+    if text == "M":
+        return Symbol("metropolis")
+    m = re.fullmatch(r"X(\d+)", text)
+    return Symbol("destroyed", None, m.group(1)) if m else None
+
+
+def _caravans(place: str, text: str) -> Symbol | None:
+    return Symbol("camel") if text == "C" else None
+
+
+READERS: dict[str, Reader] = {
+    "rivers": _rivers,
+    "traders-and-barbarians": _traders,
+    "barbarian-attack": _barbarian_attack,
+    "pirate-islands": _pirates,
+    "fishermen": _fishermen,
+    "oil-springs": _oil,
+    "caravans": _caravans,
+}
+# The kinds each module may draw (the legend's room is kept for them at every version).
+MODULE_KINDS: dict[str, tuple[str, ...]] = {
+    "rivers": ("river", "bridge-site", "bridge"),
+    "traders-and-barbarians": ("barbarian", "wagon", "trade-hex"),
+    "barbarian-attack": ("castle", "barbarians", "knight", "foreign-knight"),
+    "pirate-islands": ("fleet", "fortress", "lair-site", "warship", "ship"),
+    "fishermen": ("fish", "lake", "boot"),
+    "oil-springs": ("oil", "disaster", "metropolis", "destroyed"),
+    "caravans": ("camel",),
+}
+
+
+def read(module: str, place: str, text: str) -> Symbol:
+    reader = READERS.get(module)
+    found = reader(place, text) if reader is not None else None
+    return found or Symbol("tag", None, text)
+
+
+def draw(kind: str, x: float, y: float, fill: str, stroke: str, note: str = "") -> str:
+    """One symbol centred at (x, y), as SVG."""
+    n = escape(note)
+    small = (f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" font-weight="bold" '
+             f'text-anchor="middle" fill="#fff">{n}</text>') if note else ""
+    if kind == "bridge-site":
+        return (f'<rect x="{x - 9:.1f}" y="{y - 3:.1f}" width="18" height="6" rx="2" '
+                'fill="#d7b98e" stroke="#5d4037" stroke-dasharray="2 1.5"/>')
+    if kind == "bridge":
+        return (f'<rect x="{x - 11:.1f}" y="{y - 4:.1f}" width="22" height="8" rx="2" '
+                f'fill="{fill}" stroke="#5d4037" stroke-width="2"/>')
+    if kind in ("barbarian", "barbarians"):
+        body = (f'<circle cx="{x:.1f}" cy="{y - 5:.1f}" r="4" fill="#3e2723"/>'
+                f'<path d="M{x - 7:.1f},{y + 8:.1f} L{x:.1f},{y - 2:.1f} L{x + 7:.1f},'
+                f'{y + 8:.1f} Z" fill="#3e2723"/>')
+        if kind == "barbarians":
+            return (body + f'<circle cx="{x + 9:.1f}" cy="{y - 7:.1f}" r="6" fill="#b71c1c"/>'
+                    f'<text x="{x + 9:.1f}" y="{y - 4:.1f}" font-size="9" font-weight="bold" '
+                    f'text-anchor="middle" fill="#fff">{n}</text>')
+        return body
+    if kind == "wagon":
+        return (f'<rect x="{x - 9:.1f}" y="{y - 7:.1f}" width="18" height="10" rx="2" '
+                f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>'
+                f'<circle cx="{x - 5:.1f}" cy="{y + 5:.1f}" r="3" fill="#333"/>'
+                f'<circle cx="{x + 5:.1f}" cy="{y + 5:.1f}" r="3" fill="#333"/>'
+                + (f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" font-weight="bold" '
+                   f'text-anchor="middle" fill="{stroke}">{n.upper()}</text>' if note else ""))
+    if kind == "trade-hex":
+        return (f'<rect x="{x - 16:.1f}" y="{y - 7:.1f}" width="32" height="14" rx="3" '
+                f'fill="#6d4c41" stroke="#3e2723"/>'
+                f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" font-weight="bold" '
+                f'text-anchor="middle" fill="#fff">{escape(note.split()[0])} left</text>')
+    if kind == "castle":
+        return (f'<path d="M{x - 12:.1f},{y + 9:.1f} V{y - 7:.1f} h5 v4 h4 v-4 h6 v4 h4 v-4 '
+                f'h5 V{y + 9:.1f} Z" fill="#9e9e9e" stroke="#37474f" stroke-width="1.5"/>')
+    if kind in ("knight", "foreign-knight"):
+        colour = fill if kind == "knight" else "#9e9e9e"
+        return (f'<path d="M{x - 6:.1f},{y - 7:.1f} h12 v6 q0,8 -6,10 q-6,-2 -6,-10 Z" '
+                f'fill="{colour}" stroke="{stroke}" stroke-width="1.5"/>')
+    if kind == "fleet":
+        return (f'<path d="M{x - 13:.1f},{y + 2:.1f} h26 l-5,7 h-16 Z" fill="#212121"/>'
+                f'<path d="M{x:.1f},{y + 2:.1f} V{y - 12:.1f} l9,8 Z" fill="#212121"/>'
+                f'<circle cx="{x - 5:.1f}" cy="{y - 6:.1f}" r="3" fill="#fff"/>')
+    if kind == "fortress":
+        return (f'<path d="M{x - 9:.1f},{y + 8:.1f} V{y - 6:.1f} h4 v3 h3 v-3 h4 v3 h3 v-3 '
+                f'h4 V{y + 8:.1f} Z" fill="#424242" stroke="{fill}" stroke-width="2"/>' + small)
+    if kind == "lair-site":
+        return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="none" stroke="{fill}" '
+                'stroke-width="2" stroke-dasharray="3 2"/>')
+    if kind in ("warship", "ship"):
+        hull = fill if kind == "warship" else "#fafafa"
+        return (f'<path d="M{x - 9:.1f},{y:.1f} h18 l-4,6 h-10 Z" fill="{hull}" '
+                f'stroke="{stroke}" stroke-width="1.2"/>'
+                f'<path d="M{x:.1f},{y:.1f} V{y - 9:.1f} l6,6 Z" fill="{hull}" '
+                f'stroke="{stroke}" stroke-width="1"/>')
+    if kind == "fish":
+        return (f'<path d="M{x - 12:.1f},{y:.1f} q7,-9 16,0 l6,-5 v10 l-6,-5 q-9,9 -16,0 Z" '
+                f'fill="#4fc3f7" stroke="#01579b" stroke-width="1.2"/>'
+                f'<text x="{x - 3:.1f}" y="{y + 3.5:.1f}" font-size="9" font-weight="bold" '
+                f'text-anchor="middle" fill="#01579b">{n}</text>')
+    if kind == "lake":
+        return (f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="12" ry="6" fill="#81d4fa" '
+                'stroke="#01579b"/>')
+    if kind == "boot":
+        return (f'<path d="M{x - 4:.1f},{y - 9:.1f} h7 v10 h6 v5 h-13 Z" fill="#795548" '
+                'stroke="#3e2723" stroke-width="1.2"/>')
+    if kind == "oil":
+        drop = (f'<path d="M{x:.1f},{y - 10:.1f} q8,10 0,16 q-8,-6 0,-16 Z" fill="#111" '
+                'stroke="#ffeb3b" stroke-width="1"/>')
+        if note:
+            drop += (f'<rect x="{x + 6:.1f}" y="{y - 8:.1f}" width="22" height="13" rx="3" '
+                     f'fill="#b71c1c"/><text x="{x + 17:.1f}" y="{y + 1.5:.1f}" font-size="8" '
+                     f'font-weight="bold" text-anchor="middle" fill="#fff">{n}</text>')
+        return drop
+    if kind == "metropolis":
+        return (f'<path d="M{x - 6:.1f},{y + 8:.1f} V{y - 10:.1f} l6,-5 l6,5 V{y + 8:.1f} Z" '
+                'fill="#ffd54f" stroke="#6d4c41" stroke-width="1.5"/>')
+    if kind == "destroyed":
+        return (f'<path d="M{x - 8:.1f},{y - 8:.1f} L{x + 8:.1f},{y + 8:.1f} M{x + 8:.1f},'
+                f'{y - 8:.1f} L{x - 8:.1f},{y + 8:.1f}" stroke="#b71c1c" stroke-width="4"/>'
+                f'<text x="{x + 12:.1f}" y="{y + 4:.1f}" font-size="9" font-weight="bold" '
+                f'fill="#b71c1c">{n}</text>')
+    if kind == "camel":
+        return (f'<path d="M{x - 9:.1f},{y + 6:.1f} v-6 q2,-6 5,0 q3,-7 6,0 l3,-4 h2 v3 '
+                f'l-2,1 v6 Z" fill="#c8a165" stroke="#5d4037" stroke-width="1.2"/>')
+    # a mark no pattern knows: its text in a tag
+    width = 6.5 * len(note) + 8
+    return (f'<rect x="{x - width / 2:.1f}" y="{y - 8:.1f}" width="{width:.1f}" height="15" '
+            f'rx="4" fill="#fffde7" stroke="#333" opacity="0.92"/>'
+            f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="10" text-anchor="middle">{n}</text>')
