@@ -185,17 +185,25 @@ def metrics_cost(args: argparse.Namespace) -> int:
     """What counting metrics costs: rounds of the same run with and without, alternated (a
     machine's drift falls on both), each side's median commands/s and the difference."""
     rates: dict[bool, list[float]] = {True: [], False: []}
+    cpu: dict[bool, list[float]] = {True: [], False: []}  # rules + bots, s per 1,000 commands
     for i in range(args.metrics_cost):
         for metrics_on in (True, False) if i % 2 == 0 else (False, True):
             say(f"round {i + 1} of {args.metrics_cost}, metrics {'on' if metrics_on else 'off'}")
-            rates[metrics_on].append(measure(args, metrics_on)["commands_per_s"])
+            r = measure(args, metrics_on)
+            rates[metrics_on].append(r["commands_per_s"])
+            cpu[metrics_on].append(r["cpu_s_per_1000_commands_rules_and_bots"])
     on, off = statistics.median(rates[True]), statistics.median(rates[False])
+    cpu_on, cpu_off = statistics.median(cpu[True]), statistics.median(cpu[False])
     result = {"rounds": args.metrics_cost, "commands_per_s_with_metrics": rates[True],
               "commands_per_s_without": rates[False], "median_with": on, "median_without": off,
-              "cost": (off - on) / off if off else 0.0}
+              "cost": (off - on) / off if off else 0.0,
+              "cpu_s_per_1000_commands_with": cpu[True], "cpu_s_per_1000_commands_without":
+              cpu[False], "cpu_cost": (cpu_on - cpu_off) / cpu_off if cpu_off else 0.0}
     print(json.dumps(result) if args.json else
           f"metrics cost: {on:.0f} commands/s with, {off:.0f} without (medians of "
-          f"{args.metrics_cost} rounds each, alternated): {result['cost'] * 100:+.1f}%")
+          f"{args.metrics_cost} rounds each, alternated): {result['cost'] * 100:+.1f}%; "
+          f"rules and bots CPU {cpu_on:.3f} s per 1,000 commands with, {cpu_off:.3f} "
+          f"without: {result['cpu_cost'] * 100:+.1f}%")
     return 0
 
 

@@ -71,3 +71,17 @@ def test_plot_draws_or_says_what_it_needs(hexlog: Hexlog, tmp_path: Path) -> Non
 def test_a_bad_level_is_refused_in_one_line(hexlog: Hexlog, value: str, text: str) -> None:
     one_line_error(hexlog.run("bench", "e2e", "--concurrency", value), 2, text)
     assert not hexlog.data.exists() or not list(hexlog.data.glob("bench-*"))
+
+
+def test_metrics_cost_compares_rates_and_cpu_with_and_without(hexlog: Hexlog) -> None:
+    result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+                        "--metrics-cost", "1", "--json", timeout=400)
+    assert result.code == 0, result.err[-3000:]
+    r = json.loads(result.out)
+    assert len(r["commands_per_s_with_metrics"]) == len(r["commands_per_s_without"]) == 1
+    assert len(r["cpu_s_per_1000_commands_with"]) == len(r["cpu_s_per_1000_commands_without"]) == 1
+    assert r["median_with"] > 0
+    assert r["median_without"] > 0
+    assert min(r["cpu_s_per_1000_commands_with"] + r["cpu_s_per_1000_commands_without"]) > 0
+    off = r["cpu_s_per_1000_commands_without"][0]
+    assert r["cpu_cost"] == pytest.approx((r["cpu_s_per_1000_commands_with"][0] - off) / off)
