@@ -117,9 +117,11 @@ body{margin:0;font:14px/1.4 "DejaVu Sans",Verdana,sans-serif;background:#0f1e33;
 header{grid-column:1/3;padding:8px 12px;background:#1d3557;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 header button{font-size:16px;min-width:38px;padding:4px 8px;border-radius:6px;border:1px solid #8ab;background:#f1faee;cursor:pointer}
 #slider{flex:1;min-width:200px}
-#board{overflow:auto;padding:8px}#board svg{max-width:100%;height:auto}
+#board{overflow:hidden;padding:8px;display:flex;justify-content:center;align-items:flex-start;min-height:0}
+#board svg{width:100%;height:100%;max-height:calc(100vh - 70px)}
 aside{overflow:auto;background:#13253d;padding:8px 10px;border-left:1px solid #345}
-#log li{cursor:pointer;padding:1px 4px;border-radius:4px;list-style:none}
+#log li{cursor:pointer;padding:1px 4px;border-radius:4px;list-style:none;overflow-wrap:anywhere}
+#result{overflow-wrap:anywhere}
 #log li.now{background:#ffeb3b;color:#111}#log li.future{opacity:.35}
 #log li.ruling{color:#ffab91}#log{padding:0;margin:0}
 .dice{font-weight:bold;color:#ffeb3b}#status{min-width:220px}
@@ -150,7 +152,6 @@ async function load(){
     D.rulings.filter(r=>r.v===s.v).forEach(r=>{const x=document.createElement("li");
       x.className="ruling";x.dataset.k=k;x.textContent="ruling: seat "+r.seat+" refused ("+r.rule+"): "+r.message+(r.command?" ["+r.command+"]":"")+(r.verdict?" — "+r.verdict:"");
       x.onclick=()=>show(k);log.appendChild(x);});});
-  $("result").textContent=D.finished?("Finished · "+(D.winner?("winner: "+D.winner):"no winner")):"Game in progress";
   const start=parseInt((location.hash.match(/v=(\\d+)/)||[])[1]||"0",10);
   show(start?Math.max(0,D.steps.findIndex(s=>s.v===start)):0);
   document.body.dataset.ready="1";
@@ -160,6 +161,9 @@ function show(k){
   $("board").innerHTML=D.open+D.terrains[s.t]+s.p+"</svg>";
   $("slider").value=i;$("status").textContent="version "+s.v+" of "+D.steps[D.steps.length-1].v+" · turn "+s.turn;
   $("dice").textContent=s.dice?("dice "+s.dice.join(" + ")):"";
+  const end=i===D.steps.length-1&&D.finished;
+  $("result").textContent=end?("Finished · "+(D.winner?("winner: "+D.winner):"no winner")):
+    (D.finished?"Game in progress at this version (step to the end for the result)":"Game in progress");
   document.querySelectorAll("#log li").forEach(li=>{const k=+li.dataset.k;
     li.classList.toggle("now",k===i);li.classList.toggle("future",k>i);});
   const now=document.querySelector("#log li.now");if(now)now.scrollIntoView({block:"nearest"});

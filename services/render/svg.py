@@ -297,7 +297,7 @@ def _harbors(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]]) -> N
     for hb in board.harbors:
         sx, sy = hex_centre(*hb.sea)
         lx, ly = hex_centre(*hb.land)
-        x, y = sx + 0.2 * (lx - sx), sy + 0.2 * (ly - sy)  # out at sea: buildings stay clear
+        x, y = sx - 0.05 * (lx - sx), sy - 0.05 * (ly - sy)  # out at sea: buildings stay clear
         edge = board.edge_id(hb.sea, hb.land)
         for v in board.topo.edge_vertices[edge]:
             vx, vy = vpos[v]
