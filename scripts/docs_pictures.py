@@ -1,6 +1,8 @@
-"""Make the pictures in docs/pictures/ (shown in the README) the way a user would: play games
-with `hexlog play`, draw them with `hexlog render`, write a replay page with `hexlog replay
---html` and photograph it in headless Chromium.
+"""Make the pictures in docs/pictures/ (shown in the README and docs/chat.md) the way a user
+would: play games with `hexlog play`, draw them with `hexlog render` (one game of the base game
+and of each variant and scenario, and the base board with `--labels`), write a replay page with
+`hexlog replay --html` and photograph it in headless Chromium; and the picture a chat player
+gets with a prompt (its places marked with their labels).
 
     .venv/bin/python scripts/docs_pictures.py
 """
@@ -41,9 +43,45 @@ def main() -> None:
                                   "--json", cwd=work))
         hexlog("render", "docs-cards", "--at", str(cards["events"] * 2 // 3), "--as", "0",
                "-o", str(OUT / "event-cards-harbormaster-seat0.png"), cwd=work)
+        hexlog("render", "docs-base", "--at", str(last // 2), "--labels",
+               "-o", str(OUT / "base-labels.png"), cwd=work)
+        for name, kind in RULE_SYSTEMS:
+            flags = [] if kind == "base" else [f"--{kind}", name]
+            bots = ["--bots", "random,heuristic"] if name == "catan-for-two" else []
+            game = json.loads(hexlog("play", "--seed", f"docs-{name}", "--game-id",
+                                     f"docs-rules-{name}", *flags, *bots, "--turn-limit",
+                                     "150", "--json", cwd=work))
+            hexlog("render", f"docs-rules-{name}", "--at", str(game["events"] * 2 // 3),
+                   "-o", str(OUT / f"rules-{name}.png"), cwd=work)
         page = work / "replay.html"
         hexlog("replay", "docs-base", "--html", str(page), cwd=work)
         screenshot(page, last // 2, OUT / "replay-page.png")
+    prompt_picture(OUT / "chat-prompt.png")
+
+
+# The base game, each variant and each scenario (`hexlog rulesets`).
+RULE_SYSTEMS = (("base", "base"), ("catan-for-two", "variant"), ("event-cards", "variant"),
+                ("friendly-robber", "variant"), ("harbormaster", "variant"),
+                ("victory-points", "variant"), ("barbarian-attack", "scenario"),
+                ("caravans", "scenario"), ("fishermen", "scenario"), ("oil-springs", "scenario"),
+                ("pirate-islands", "scenario"), ("rivers", "scenario"),
+                ("traders-and-barbarians", "scenario"))
+
+
+def prompt_picture(out: Path) -> None:
+    """A set-up prompt as a chat player gets it: the board with each corner it offers marked
+    by the label its options use (`settle F4`)."""
+    from services.render.picture import to_png
+    from services.render.svg import Target, board_svg
+    from services.rules.engine import initial_state, new_game, next_prompt, pending, view
+
+    state = initial_state(new_game("docs-chat", 4, b"docs-chat"))
+    prompt = next_prompt(state, pending(state))
+    marks = [Target("vertex", int(o.vertex)) for o in prompt.options  # type: ignore[attr-defined]
+             if hasattr(o, "vertex")]
+    svg = board_svg(state, view(state, prompt.seat), title="docs-chat · your move",
+                    targets=marks)
+    out.write_bytes(to_png(svg))
 
 
 def screenshot(page: Path, version: int, out: Path) -> None:

@@ -304,7 +304,7 @@ class ChatTables:
         elif outcome.get("status") == "rejected":
             await self.reply(game.room, player.user, direct,
                              f"✗ `{describe(command, game.places)}` refused: "
-                             f"{outcome.get('message')} "
+                             f"{readable(str(outcome.get('message')), game.places)} "
                              f"[{outcome.get('rule_id')}] · to contest: "
                              f"`{PREFIX} contest {command_id} WHY`")
         elif "error" in outcome:
@@ -476,6 +476,11 @@ def prompt_text(line: Json, places: Places | None = None) -> str:
                                       else "")
                       + f"Reply here with a move (`{example}`, `#2`, `default`, `help`), or "
                         "`!move` in the room."])
+
+
+def readable(text: str, places: Places | None) -> str:
+    """A message from the rules with its places as people name them."""
+    return places.readable(text) if places is not None else text
 
 
 def variant(text: str) -> Json:

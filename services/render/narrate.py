@@ -310,4 +310,5 @@ def _reverted(e: Reverted, ctx: Context) -> str:
 @narrates(RulingReviewed)
 def _reviewed(e: RulingReviewed, ctx: Context) -> str:
     return (f"{ctx.who(e.seat)} contested the {e.kind} of {e.command_id} (version {e.version}): "
-            f"\"{e.claim}\" — {e.verdict.upper()} under {e.rule_id}: {e.rule} ({e.message})")
+            f"\"{e.claim}\" — {e.verdict.upper()} under {e.rule_id}: {e.rule} "
+            f"({ctx.readable(e.message)})")

@@ -25,6 +25,7 @@ from events.disputes import RulingReviewed
 from events.events import Event
 from services.render.narrate import Context, narrate
 from services.render.picture import highlight_of, last_move
+from services.render.places import Places
 from services.render.replay import Viewer, reverted_versions
 from services.render.svg import frame_of, pieces_layer, svg_open, terrain_layer
 from services.rules.engine import evolve, initial_state, view
@@ -83,12 +84,14 @@ def rulings_shown(record: GameRecord, who: Viewer) -> list[dict[str, Any]]:
     (a discard, a trade): only the referee sees it."""
     verdicts = {r.event.command_id: r.event for r in record.events
                 if isinstance(r.event, RulingReviewed)}
+    places = Places(initial_state(record.created).board)
     out = []
     for ruling in record.rulings:
         if ruling.rule_id == "service.command.duplicate":
             continue
         shown: dict[str, Any] = {"v": ruling.version, "seat": ruling.seat, "rule": ruling.rule_id,
-                                 "message": ruling.message, "command_id": ruling.command_id}
+                                 "message": places.readable(ruling.message),
+                                 "command_id": ruling.command_id}
         if who.referee and ruling.command is not None:
             shown["command"] = type(ruling.command).__name__
         review = verdicts.get(ruling.command_id)

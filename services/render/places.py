@@ -172,6 +172,30 @@ class Places:
         return self.labels.edges[e]
 
 
+    # -- text from the rules ---------------------------------------------------------------
+
+    def readable(self, text: str) -> str:
+        """`text` (a refusal's message, say) with each place named by its coordinates —
+        `(0,0)`, `(0,0)/(1,-1)`, `(0,0)/(1,-1)/(1,0)` — named as people name it."""
+        topo = self.board.topo
+
+        def name(m: re.Match[str]) -> str:
+            hexes = tuple((int(q), int(r)) for q, r in PAIR.findall(m.group(0)))
+            key = tuple(sorted(hexes))
+            if len(key) == 3 and key in topo.vertex_index:
+                return self.vertex(topo.vertex_index[key])  # type: ignore[index]
+            if len(key) == 2 and key in topo.edge_index:
+                return self.edge(topo.edge_index[key])  # type: ignore[index]
+            if len(key) == 1 and key[0] in topo.hex_index:
+                return self.hex(topo.hex_index[key[0]])
+            return m.group(0)
+
+        return PLACE_NAME.sub(name, text)
+
+
+PAIR = re.compile(r"\((-?\d+),(-?\d+)\)")
+PLACE_NAME = re.compile(r"\(-?\d+,-?\d+\)(?:/\(-?\d+,-?\d+\)){0,2}")
+
 # Text a person reads never names a place by its map coordinates or an internal id.
 COORDINATES = re.compile(r"\(-?\d+, ?-?\d+\)")
 BARE_ID = re.compile(r"\b(?:vertex|vertices|edge|edges|hex|hexes|corner|path|tile|site)\s+#?\d+\b", re.IGNORECASE)

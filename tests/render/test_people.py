@@ -114,3 +114,20 @@ def test_rule_systems_listed_are_every_shipped_one() -> None:
     from services.rules.engine.modules import MODULES
 
     assert set(RULE_SYSTEMS) == {"base"} | {n for n, m in MODULES.items() if m.kind != "table"}
+
+
+def test_messages_from_the_rules_name_places_as_people_do(game: Any) -> None:
+    """A refusal names places by coordinates (the rules' own names); what people read has
+    them as words and labels: hexes, corners and paths, and text around them unchanged."""
+    state = fold_to(game)
+    board = state.board
+    ctx = Context(state.names, board)
+    v = board.topo.land_vertices[len(board.topo.land_vertices) // 2]
+    e = board.topo.land_edges[0]
+    h = board.topo.land_hexes[-1]
+    message = (f"no settlement at {board.vertex_name(v)}; the road at {board.edge_name(e)} "
+               f"is taken; the robber may not stay on {board.hex_name(h)}.")
+    said = ctx.readable(message)
+    assert said == (f"no settlement at {ctx.vertex(v)}; the road at {ctx.edge(e)} is taken; "
+                    f"the robber may not stay on {ctx.hex(h)}.")
+    assert not unreadable_places(said)
