@@ -49,8 +49,17 @@ def version_text() -> str:
 def cmd_rulesets(args: argparse.Namespace) -> int:
     """Scenarios and variants, each with its description, seats, what it combines with and
     what it refuses (and why): services/cli/rulesets.py."""
-    from services.cli.rulesets import describe, format_rulesets
+    from services.cli.rulesets import describe, explain, format_explain, format_rulesets
+    from services.rules.engine.modules import RulesetError
 
+    if args.explain is not None:
+        names = [n.strip() for n in args.explain.split(",")]
+        try:
+            text = json.dumps(explain(names), indent=2) if args.json else format_explain(names)
+        except RulesetError as exc:
+            raise UsageError(f"--explain: {exc}") from exc
+        print(text)
+        return 0
     if args.json:
         rows = sorted(MODULES.values(), key=lambda m: (m.kind, m.name))
         print(json.dumps([describe(m) for m in rows], indent=2))
@@ -116,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rulesets", help="list scenarios and variants, and what combines")
     p.add_argument("--json", action="store_true", help="print data instead of text")
+    p.add_argument("--explain", metavar="NAME[,NAME...]",
+                   help="for a game of these modules (base: none), each command's handler chain "
+                        "and each hook's wrappers, in install order")
     p.set_defaults(func=cmd_rulesets)
 
     p = sub.add_parser("bench", help="measure the engine (in-process) or the service (e2e)",

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from events.events import ModuleSpec
-from services.rules.engine.modules import MODULES, RulesetError, check_combination
+from services.rules.engine.hooktable import HOOK_NAMES
+from services.rules.engine.modules import MODULES, RulesetError, build_ruleset, check_combination
 from services.rules.engine.ruleset import Module
 
 SEAT_COUNTS = (2, 3, 4)
@@ -106,3 +107,45 @@ def format_rulesets() -> str:
                 lines.append(f"{pad}not with {other}: {reason}")
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def explain(names: list[str]) -> dict[str, dict[str, list[tuple[str, str, str]]]]:
+    """Where each command and each hook ends up for a game of these modules: the steps that
+    made it (who, how, the function), in install order. Raises RulesetError for a set of
+    modules no game can have."""
+    names = [n for n in names if n and n != "base"]
+    specs = tuple(ModuleSpec(name=n) for n in names)
+    seats = playable_seats(specs)
+    if not seats:
+        check_rules(specs, default_seats(specs))  # raises, with the reason
+    rules = build_ruleset("explain", specs)
+    provenance = rules.registry.provenance
+    out: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
+    for section, prefix in (("commands", "command "), ("hooks", "hook "), ("phases", "phase "),
+                            ("module state", "state "), ("capabilities", "capability ")):
+        entries = {k.removeprefix(prefix): steps for k, steps in provenance.items()
+                   if k.startswith(prefix)}
+        if section == "hooks":  # in the order the base rules ask them (hooktable.py)
+            order = {name: i for i, name in enumerate(HOOK_NAMES)}
+            out[section] = dict(sorted(entries.items(), key=lambda kv: order.get(kv[0], 99)))
+        else:
+            out[section] = dict(sorted(entries.items()))
+    return out
+
+
+def format_explain(names: list[str]) -> str:
+    """`hexlog rulesets --explain`: each command's handler chain and each hook's wrappers."""
+    sections = explain(names)
+    chosen = [n for n in names if n and n != "base"]
+    lines = [f"base + {', '.join(chosen)}" if chosen else "base (no modules)",
+             "each entry: who (module, pair of modules, or base), how, the function; in install "
+             "order: a later step wraps or replaces the ones above it"]
+    for section, entries in sections.items():
+        if not entries:
+            continue
+        lines += ["", f"{section}:"]
+        for name, steps in entries.items():
+            lines.append(f"  {name}")
+            for who, how, fn in steps:
+                lines.append(f"    {who:<28} {how:<10} {fn}")
+    return "\n".join(lines)

@@ -44,6 +44,35 @@ def _unset(*args: object) -> NoReturn:
     raise NotImplementedError("hook not installed")
 
 
+# The hooks in the order the table declares them (compiled instances have no __dict__).
+HOOK_NAMES: tuple[str, ...] = (
+    "roll",
+    "resolve_dice",
+    "resolve_number",
+    "roll_resolved",
+    "production",
+    "seven",
+    "seven_stage",
+    "robber_hexes",
+    "robber_victims",
+    "robber_home",
+    "steal",
+    "end_of_turn",
+    "wins",
+    "win_target",
+    "vp_bonus",
+    "road_blocked",
+    "settlement_blocked",
+    "road_permits",
+    "settlement_permits",
+    "building_void",
+    "route_weight",
+    "extra_options",
+    "phase_refusal",
+    "robber_refusal",
+)
+
+
 # A native class when compiled: every hook the engine calls on each decision is a C struct
 # field, not a dictionary lookup.
 class HookTable(Generic[ST]):

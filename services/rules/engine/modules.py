@@ -145,24 +145,34 @@ def build_ruleset(name: str, specs: tuple[ModuleSpec, ...]) -> Rules:
 def _build(name: str, key: bytes) -> Rules:
     specs = msgspec.json.decode(key, type=tuple[ModuleSpec, ...])
     rules: Rules = Ruleset(name=name, modules=specs)
+    registry = rules.registry
     base.install(rules)
     review.install(rules)
-    rules.registry.redactors.update(BASE_REDACTORS)
+    for event, redactor in BASE_REDACTORS.items():
+        rules.redact(event, redactor)
     # The modules, then the rules of their pairs, then the table rules (undo), which wrap
     # everything the others installed.
     ordered = sorted(specs, key=lambda s: MODULES[s.name].kind == "table")
     tables = [s for s in ordered if MODULES[s.name].kind == "table"]
     for spec in [s for s in ordered if MODULES[s.name].kind != "table"]:
+        registry.installing = spec.name
         _install(rules, spec)
     for combination in combinations_for([s.name for s in specs]):
+        registry.installing = " + ".join(combination.pair)
         combination.install(rules)
     for spec in tables:
+        registry.installing = spec.name
         _install(rules, spec)
+    registry.installing = "base"
     scoring.install_victory(rules)
     rules.freeze()
+    registry.installing = "vocabulary check"
     vocab_check.install(rules)  # every handler the names of its command reach
-    if rules.hooks.route_weight is None and any(k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
-        rules.set_hook(hk.ROUTE_WEIGHT, pieces.kind_weight)  # a route kind counting other than 1 (vocab)
+    if rules.hooks.route_weight is None and any(
+            k.route and k.weight != 1 for k in rules.vocab.pieces.values()):
+        # a route kind counting other than 1 (vocab)
+        rules.set_hook(hk.ROUTE_WEIGHT, pieces.kind_weight)
+    registry.installing = ""
     return rules
 
 

@@ -39,6 +39,7 @@ def name_of(fn: object) -> str:
     if qualname is None:
         qualname = type(fn).__name__
     short = module.removeprefix("services.rules.engine.")
+    qualname = str(qualname).replace(".<locals>.", ":")
     return f"{short}.{qualname}" if short else str(qualname)
 
 

@@ -18,4 +18,4 @@ def evolve_reviewed(state: State, e: RulingReviewed) -> None:
 
 def install(rules: Rules) -> None:
     rules.evolve_with(RulingReviewed, evolve_reviewed)
-    rules.registry.reversible.add(RulingReviewed)
+    rules.reversible_events(RulingReviewed)

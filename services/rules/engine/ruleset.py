@@ -192,10 +192,13 @@ class Ruleset(Generic[ST]):
     def allow(self, phase: str, *commands: type[Command]) -> None:
         self.registry.phase_commands.setdefault(phase, set()).update(commands)
 
-    def handle(self, command: type[C], fn: Callable[[ST, C, Dealer], list[Event]]) -> None:
-        """Register the handler of `command` (typed against it); replaces any before."""
+    def handle(self, command: type[C], fn: Callable[[ST, C, Dealer], list[Event]],
+               wraps: bool = False) -> None:
+        """Register the handler of `command` (typed against it); replaces any before.
+        wraps=True: `fn` calls the handler it replaces (kept by the caller), so provenance
+        says it wraps it (`wrap_handler` is the same, with the wrapper as a function)."""
         self.registry.handlers[command] = fn
-        self.registry.note(f"command {command.__name__}", "sets", fn)
+        self.registry.note(f"command {command.__name__}", "wraps" if wraps else "sets", fn)
 
     def wrap_handler(
         self,
@@ -209,10 +212,11 @@ class Ruleset(Generic[ST]):
         registry.handlers[command] = wrapper(registry.handlers[command])
         registry.note(f"command {command.__name__}", "wraps", wrapper)
 
-    def evolve_with(self, event: type[E], fn: Callable[[ST, E], None]) -> None:
-        """Register the evolver of `event` (typed against it); replaces any before."""
+    def evolve_with(self, event: type[E], fn: Callable[[ST, E], None], wraps: bool = False) -> None:
+        """Register the evolver of `event` (typed against it); replaces any before (wraps:
+        as in `handle`)."""
         self.registry.evolvers[event] = fn
-        self.registry.note(f"event {event.__name__}", "sets", fn)
+        self.registry.note(f"event {event.__name__}", "wraps" if wraps else "sets", fn)
 
     def wrap_evolver(
         self, event: type[E],
@@ -222,10 +226,11 @@ class Ruleset(Generic[ST]):
         registry.evolvers[event] = wrapper(registry.evolvers[event])
         registry.note(f"event {event.__name__}", "wraps", wrapper)
 
-    def prompt(self, phase: str, fn: Prompter[ST]) -> None:
-        """Register who must act in `phase` and how (replaces any before)."""
+    def prompt(self, phase: str, fn: Prompter[ST], wraps: bool = False) -> None:
+        """Register who must act in `phase` and how (replaces any before; wraps: as in
+        `handle`)."""
         self.registry.prompters[phase] = fn
-        self.registry.note(f"phase {phase}", "sets", fn)
+        self.registry.note(f"phase {phase}", "wraps" if wraps else "sets", fn)
 
     def wrap_prompter(
         self, phase: str, wrapper: Callable[[Prompter[ST]], Prompter[ST]]
@@ -261,11 +266,12 @@ class Ruleset(Generic[ST]):
 
     # --- hooks ---------------------------------------------------------------------------------
 
-    def set_hook(self, key: Hook[F], fn: F) -> None:
+    def set_hook(self, key: Hook[F], fn: F, wraps: bool = False) -> None:
         """Set a single hook (the base rules), or replace it (a module whose rule is not the
-        base's at all)."""
+        base's at all). wraps=True: `fn` calls the function it replaces (kept by the caller
+        with `hook(key)`), so provenance says it wraps it."""
         setattr(self.hooks, key.name, fn)
-        self.registry.note(f"hook {key.name}", "sets", fn)
+        self.registry.note(f"hook {key.name}", "wraps" if wraps else "sets", fn)
 
     def wrap_hook(self, key: Hook[F], wrapper: Callable[[F], F]) -> None:
         """Wrap a single hook: `wrapper` gets the function installed and returns one that

@@ -32,7 +32,6 @@ the log (services/rules/disputes.py), and so does `hexlog audit`.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Callable
 from typing import Any, Final, Literal
 
 import msgspec
@@ -386,22 +385,21 @@ class Undo(Module[State, UndoParams]):
             return UndoLog(policy, policy != "never")
 
         rules.module_state(UNDO, init, view=view_undo)
-        handlers: dict[type[Command], Callable[..., list[Event]]] = {
-            ProposeUndo: propose, ApproveUndo: approve, RejectUndo: refuse,
-            RevertTo: revert_by_seat,
-        }
-        rules.registry.handlers.update(handlers)
+        rules.handle(ProposeUndo, propose)
+        rules.handle(ApproveUndo, approve)
+        rules.handle(RejectUndo, refuse)
+        rules.handle(RevertTo, revert_by_seat)
         for phase in set(rules.registry.phase_commands) | set(rules.registry.prompters):
             rules.allow(phase, ProposeUndo, RevertTo)
         rules.allow(VOTE, ApproveUndo, RejectUndo)
         rules.prompt(VOTE, prompt_vote)
         rules.add_hook(hk.PHASE_REFUSAL, refusal, first=True)
-        rules.registry.reversible |= BASE_REVERSIBLE
+        rules.reversible_events(*BASE_REVERSIBLE)
         rules.evolve_with(UndoProposed, evolve_proposed)
         rules.evolve_with(UndoApproved, evolve_approved)
         rules.evolve_with(UndoRejected, evolve_rejected)
-        for t, fn in list(rules.registry.evolvers.items()):
-            rules.evolve_with(t, journaled(fn) if t in rules.registry.reversible else floor_raising(fn))
+        for t in list(rules.registry.evolvers):
+            rules.wrap_evolver(t, journaled if t in rules.registry.reversible else floor_raising)
         rules.evolve_with(Reverted, evolve_reverted)
 
 

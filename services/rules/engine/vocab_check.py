@@ -142,4 +142,13 @@ def install(rules: Rules) -> None:
     for command, handler in list(rules.registry.handlers.items()):
         fields = named_fields(command)
         if fields and handler not in SELF_CHECKED:
-            rules.handle(command, checked(handler, fields, rules.vocab))
+            rules.wrap_handler(command, names_checked(fields, rules.vocab))
+
+
+def names_checked(fields: tuple[NamedField, ...], vocab: Vocabulary) -> Callable[[Handler], Handler]:
+    """The wrapper that puts a handler behind the check of `fields` (`checked`)."""
+
+    def check_names(handler: Handler) -> Handler:
+        return checked(handler, fields, vocab)
+
+    return check_names

@@ -133,13 +133,13 @@ def evolve_city(state: State, e: CityBuilt) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.cache.costs.update(
-        road=(1, 1, 0, 0, 0),
-        settlement=(1, 1, 1, 1, 0),
-        city=(0, 0, 0, 2, 3),
-        development_card=(0, 0, 1, 1, 1),
-    )
-    rules.cache.limits.update(road=15, settlement=5, city=4)
+    rules.cost("road", (1, 1, 0, 0, 0))
+    rules.cost("settlement", (1, 1, 1, 1, 0))
+    rules.cost("city", (0, 0, 0, 2, 3))
+    rules.cost("development_card", (0, 0, 1, 1, 1))
+    rules.limit("road", 15)
+    rules.limit("settlement", 5)
+    rules.limit("city", 4)
     rules.handle(BuildRoad, build_road)
     rules.handle(BuildSettlement, build_settlement)
     rules.handle(BuildCity, build_city)

@@ -189,7 +189,6 @@ def evolve_monopoly(state: State, e: MonopolyPlayed) -> None:
 
 
 def install(rules: Rules) -> None:
-    rules.cache.dev_deck = (14, 5, 2, 2, 2)
     rules.handle(BuyDevelopmentCard, buy)
     rules.handle(PlayKnight, play_knight)
     rules.handle(PlayRoadBuilding, play_road_building)

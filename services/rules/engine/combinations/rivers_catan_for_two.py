@@ -110,9 +110,9 @@ def install(rules: Rules) -> None:
     rules.evolve_with(NeutralBridgeRequired, evolve_required)
     rules.evolve_with(NeutralBridgeBuilt, evolve_neutral_bridge)
     rules.derive((NeutralBridgeBuilt,), derive_longest_road)  # a neutral may take it
-    rules.registry.vp_events.add(NeutralBridgeBuilt)
+    rules.add_vp_events(NeutralBridgeBuilt)
     # Public and without chance: a table playing with undo may take them back.
-    rules.registry.reversible |= {NeutralBridgeRequired, NeutralBridgeBuilt}
+    rules.reversible_events(NeutralBridgeRequired, NeutralBridgeBuilt)
 
 
 COMBINATION = Combination(

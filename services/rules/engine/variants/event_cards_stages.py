@@ -21,7 +21,7 @@ production is distributed", catan.com FAQ).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 from events.commands import Command
 from events.event_cards import (
@@ -440,14 +440,11 @@ def evolve_fled(state: State, e: RobberFled) -> None:
 
 
 def install(rules: Rules) -> None:
-    handlers: dict[type[Command], Any] = {
-        DamageRoad: damage_road,
-        GiveToNeighbor: give_to_neighbor,
-        TakeResource: take_resource,
-        AssistPlayer: assist,
-        TakeCardFrom: take_card,
-    }
-    rules.registry.handlers.update(handlers)
+    rules.handle(DamageRoad, damage_road)
+    rules.handle(GiveToNeighbor, give_to_neighbor)
+    rules.handle(TakeResource, take_resource)
+    rules.handle(AssistPlayer, assist)
+    rules.handle(TakeCardFrom, take_card)
     rules.allow(EARTHQUAKE, DamageRoad)
     rules.allow(GIFT, GiveToNeighbor)
     rules.allow(GRANT, TakeResource)
@@ -455,13 +452,11 @@ def install(rules: Rules) -> None:
     rules.allow(TAKE, TakeCardFrom)
     for phase in (EARTHQUAKE, GIFT, GRANT, ASSIST, TAKE):
         rules.prompt(phase, prompt_stage)
-    rules.registry.evolvers.update({
-        EventChoiceRequired: evolve_required,
-        EventChoiceMade: evolve_choice,
-        RoadsDamaged: evolve_damaged,
-        NeighborsGifted: evolve_gifted,
-        EventResourcesGranted: evolve_granted,
-        AssistanceGiven: evolve_assisted,
-        VictimChosen: evolve_victim,
-        RobberFled: evolve_fled,
-    })
+    rules.evolve_with(EventChoiceRequired, evolve_required)
+    rules.evolve_with(EventChoiceMade, evolve_choice)
+    rules.evolve_with(RoadsDamaged, evolve_damaged)
+    rules.evolve_with(NeighborsGifted, evolve_gifted)
+    rules.evolve_with(EventResourcesGranted, evolve_granted)
+    rules.evolve_with(AssistanceGiven, evolve_assisted)
+    rules.evolve_with(VictimChosen, evolve_victim)
+    rules.evolve_with(RobberFled, evolve_fled)

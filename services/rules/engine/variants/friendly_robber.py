@@ -83,8 +83,8 @@ class FriendlyRobber(Module[State, Params]):
 
     def install(self, rules: Rules, params: Any) -> None:
         start_vp: int = params.start_vp
-        previous_hexes = rules.hooks.robber_hexes
-        previous_victims = rules.hooks.robber_victims
+        previous_hexes = rules.hook(hk.ROBBER_HEXES)
+        previous_victims = rules.hook(hk.ROBBER_VICTIMS)
 
         def open_hexes(state: State, seat: int) -> tuple[list[int], set[int]]:
             """The hexes the base (and earlier modules) allow that touch no protected player."""
@@ -111,8 +111,8 @@ class FriendlyRobber(Module[State, Params]):
                 return None
             return "friendly_robber.hex.protected" if hexes else "friendly_robber.hex.desert"
 
-        rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
-        rules.set_hook(hk.ROBBER_VICTIMS, robber_victims)
+        rules.set_hook(hk.ROBBER_HEXES, robber_hexes, wraps=True)
+        rules.set_hook(hk.ROBBER_VICTIMS, robber_victims, wraps=True)
         rules.add_hook(hk.ROBBER_REFUSAL, refusal)
 
 

@@ -156,13 +156,13 @@ class Harbormaster(Module[State, None]):
         rules.evolve_with(HarbormasterChanged, evolve_changed)
         rules.derive(TRIGGERS, derive_harbormaster)
         rules.add_hook(hk.VP_BONUS, card_vp)
-        previous = rules.hooks.win_target
+        previous = rules.hook(hk.WIN_TARGET)
 
         def win_target(state: State, seat: int) -> int:
             target: int = previous(state, seat)
             return target + 1
 
-        rules.set_hook(hk.WIN_TARGET, win_target)
+        rules.set_hook(hk.WIN_TARGET, win_target, wraps=True)
 
 
 MODULE = Harbormaster()

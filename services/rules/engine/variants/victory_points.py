@@ -31,13 +31,13 @@ class VictoryPoints(Module[State, Params]):
 
     def install(self, rules: Rules, params: Any) -> None:
         target: int = params.target
-        previous: Callable[[State, int], int] = rules.hooks.win_target
+        previous: Callable[[State, int], int] = rules.hook(hk.WIN_TARGET)
 
         # Replace the base target but keep what other modules add on top (e.g. +1).
         def win_target(state: State, seat: int) -> int:
             return previous(state, seat) - state.vp_target + target
 
-        rules.set_hook(hk.WIN_TARGET, win_target)
+        rules.set_hook(hk.WIN_TARGET, win_target, wraps=True)
 
 
 MODULE = VictoryPoints()

@@ -131,7 +131,7 @@ class BarbarianAttack(Module[State, None]):
         rules.module_state(ATTACK, init, view=view_ext)
         rules.wrap_evolver(TurnEnded, wrap_turn_ended)
         # Public and without chance: an undo (table rule) may cross them.
-        rules.registry.reversible.update((MarchBegun, KnightMarched, ForeignKnightMarched,
+        rules.reversible_events(*(MarchBegun, KnightMarched, ForeignKnightMarched,
                                  ResourceSoldForGold, ResourceBoughtWithGold))
         landing.install(rules)
         conquest.install(rules)

@@ -28,7 +28,7 @@ def install(rules: Rules) -> None:
     # caravans.win.target: the base number becomes 12; the victory-points option replaces it
     # and Harbormaster adds its 1 on top, as for any target.
     rules.base_target = WIN_TARGET
-    previous = rules.hooks.robber_hexes
+    previous = rules.hook(hk.ROBBER_HEXES)
 
     def robber_hexes(state: State, seat: int) -> list[int]:
         """caravans.robber.not_oasis (the robber enters from off the board on the first 7 or
@@ -41,5 +41,5 @@ def install(rules: Rules) -> None:
             return "caravans.robber.not_oasis"
         return None
 
-    rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
+    rules.set_hook(hk.ROBBER_HEXES, robber_hexes, wraps=True)
     rules.add_hook(hk.ROBBER_REFUSAL, refusal)

@@ -316,6 +316,6 @@ def install(rules: Rules) -> None:
         ext(state).built = False
         turn_ended(state, e)
 
-    rules.evolve_with(SettlementBuilt, on_settlement)
-    rules.evolve_with(CityBuilt, on_city)
-    rules.evolve_with(TurnEnded, on_turn_ended)
+    rules.evolve_with(SettlementBuilt, on_settlement, wraps=True)
+    rules.evolve_with(CityBuilt, on_city, wraps=True)
+    rules.evolve_with(TurnEnded, on_turn_ended, wraps=True)

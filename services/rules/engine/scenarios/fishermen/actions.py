@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from events.commands import Command
 from events.events import Event, RoadBuilt
@@ -181,14 +180,11 @@ def redact_card(e: FishDevelopmentCardTaken, seat: int | None) -> Event:
 
 
 def install(rules: Rules) -> None:
-    handlers: dict[type[Command], Any] = {
-        FishRemoveRobber: remove_robber,
-        FishSteal: steal,
-        FishTakeResource: take_resource,
-        FishBuildRoad: build_road,
-        FishTakeDevelopmentCard: take_card,
-    }
-    rules.registry.handlers.update(handlers)
+    rules.handle(FishRemoveRobber, remove_robber)
+    rules.handle(FishSteal, steal)
+    rules.handle(FishTakeResource, take_resource)
+    rules.handle(FishBuildRoad, build_road)
+    rules.handle(FishTakeDevelopmentCard, take_card)
     rules.allow(MAIN, *FISH_COMMANDS)
     rules.allow(ROLL, FishRemoveRobber)
     rules.add_hook(hk.EXTRA_OPTIONS, options)

@@ -161,8 +161,8 @@ def evolve_abandoned(state: State, e: IslandAbandoned) -> None:
 
 
 def install(rules: Rules) -> None:
-    previous_wins = rules.hooks.wins
-    previous_target = rules.hooks.win_target
+    previous_wins = rules.hook(hk.WINS)
+    previous_target = rules.hook(hk.WIN_TARGET)
     previous_turn_ended = rules.registry.evolvers[TurnEnded]
 
     def wins(state: State, seat: int) -> bool:
@@ -179,9 +179,9 @@ def install(rules: Rules) -> None:
         ext.used = False
         ext.sequestered_now = False
 
-    rules.set_hook(hk.WINS, wins)
-    rules.set_hook(hk.WIN_TARGET, win_target)
-    rules.evolve_with(TurnEnded, turn_ended)
+    rules.set_hook(hk.WINS, wins, wraps=True)
+    rules.set_hook(hk.WIN_TARGET, win_target, wraps=True)
+    rules.evolve_with(TurnEnded, turn_ended, wraps=True)
     rules.add_hook(hk.END_OF_TURN, disaster_step)
     rules.evolve_with(DisasterRolled, evolve_rolled)
     rules.evolve_with(CityReduced, evolve_reduced)

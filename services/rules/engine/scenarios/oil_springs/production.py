@@ -63,8 +63,8 @@ def evolve_produced(state: State, e: OilProduced) -> None:
 
 
 def install(rules: Rules) -> None:
-    previous_number = rules.hooks.resolve_number
-    previous_production = rules.hooks.production
+    previous_number = rules.hook(hk.RESOLVE_NUMBER)
+    previous_production = rules.hook(hk.PRODUCTION)
 
     def resolve_number(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
         events = previous_number(state, seat, total, dealer)
@@ -85,6 +85,6 @@ def install(rules: Rules) -> None:
                     gains[o][r] = max(0, gains[o][r] - state.vertex_level[v])
         return gains
 
-    rules.set_hook(hk.RESOLVE_NUMBER, resolve_number)
-    rules.set_hook(hk.PRODUCTION, production)
+    rules.set_hook(hk.RESOLVE_NUMBER, resolve_number, wraps=True)
+    rules.set_hook(hk.PRODUCTION, production, wraps=True)
     rules.evolve_with(OilProduced, evolve_produced)

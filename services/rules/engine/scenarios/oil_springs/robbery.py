@@ -98,7 +98,7 @@ def oil_thefts(state: State, options: list[Command]) -> list[Command]:
 
 
 def install(rules: Rules) -> None:
-    previous_hexes = rules.hooks.robber_hexes
+    previous_hexes = rules.hook(hk.ROBBER_HEXES)
     previous_robber_prompt = rules.registry.prompters[ROBBER]
 
     def robber_hexes(state: State, seat: int) -> list[int]:
@@ -115,9 +115,9 @@ def install(rules: Rules) -> None:
             p.options.extend(oil_thefts(state, p.options))
         return prompts
 
-    rules.set_hook(hk.ROBBER_HEXES, robber_hexes)
+    rules.set_hook(hk.ROBBER_HEXES, robber_hexes, wraps=True)
     rules.add_hook(hk.ROBBER_REFUSAL, refusal, first=True)
     rules.set_hook(hk.STEAL, steal_a_card)
-    rules.prompt(ROBBER, prompt_robber)
+    rules.prompt(ROBBER, prompt_robber, wraps=True)
     rules.prompt(DISCARD, prompt_discard)
     rules.handle(MoveRobber, taking_oil(rules.registry.handlers[MoveRobber]))

@@ -79,8 +79,8 @@ def install(rules: Rules) -> None:
             return terms is None or within_limit(state, o.seat, o.partner, *terms)
         return True
 
-    rules.handle(MaritimeTrade, maritime)
-    rules.handle(ProposeTrade, propose)
-    rules.handle(ConfirmTrade, confirm)
-    rules.handle(AcceptTrade, accept)
-    rules.prompt(TRADE, prompt)
+    rules.handle(MaritimeTrade, maritime, wraps=True)
+    rules.handle(ProposeTrade, propose, wraps=True)
+    rules.handle(ConfirmTrade, confirm, wraps=True)
+    rules.handle(AcceptTrade, accept, wraps=True)
+    rules.prompt(TRADE, prompt, wraps=True)

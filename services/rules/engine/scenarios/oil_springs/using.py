@@ -193,7 +193,7 @@ def install(rules: Rules) -> None:
     # These change VP during the turn: the win check follows them as it follows a build.
     rules.derive((MetropolisBuilt, OilSequestered, ChampionChanged), derive_victory)
     # Public and without chance: a table with the undo rule may take them back.
-    rules.registry.reversible |= {OilRefined, MetropolisBuilt, OilSequestered, ChampionChanged}
+    rules.reversible_events(OilRefined, MetropolisBuilt, OilSequestered, ChampionChanged)
     rules.evolve_with(OilRefined, evolve_refined)
     rules.evolve_with(MetropolisBuilt, evolve_metropolis)
     rules.evolve_with(OilSequestered, evolve_sequestered)

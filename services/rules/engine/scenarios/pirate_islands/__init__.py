@@ -68,7 +68,7 @@ def init(state: State, created: GameCreated) -> PirateState:
 def no_awards(rules: Rules) -> None:
     """Longest Road and Largest Army are not played (§11.12)."""
     dropped = (scoring.derive_longest_road, scoring.derive_largest_army)
-    rules.registry.derivers = [(t, f) for t, f in rules.registry.derivers if f not in dropped]
+    rules.drop_derivers(*dropped)
 
 
 def reset_turn(rules: Rules) -> None:
@@ -81,7 +81,7 @@ def reset_turn(rules: Rules) -> None:
         ps.built = set()
         ps.moved = False
 
-    rules.evolve_with(TurnEnded, evolve_turn_ended)
+    rules.evolve_with(TurnEnded, evolve_turn_ended, wraps=True)
 
 
 class PirateIslands(Module[State, None]):
@@ -118,7 +118,7 @@ class PirateIslands(Module[State, None]):
         rules.module_state(PIRATES, init, view=view_ext)
         rules.redact(FleetLooted, redact_looted)
         # Public moves without chance an undo may take back (like a road, a knight).
-        rules.registry.reversible |= {ShipBuilt, ShipMoved, WarshipCommissioned}
+        rules.reversible_events(ShipBuilt, ShipMoved, WarshipCommissioned)
         ships.install(rules)
         fleet.install(rules)
         gold.install(rules)

@@ -259,5 +259,5 @@ def install(rules: Rules) -> None:
         removed(state, e)
         lose_ship(state, e)
 
-    rules.evolve_with(PieceRemoved, evolve_removed)
+    rules.evolve_with(PieceRemoved, evolve_removed, wraps=True)
 

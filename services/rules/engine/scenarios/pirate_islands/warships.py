@@ -101,7 +101,6 @@ def install(rules: Rules) -> None:
     rules.handle(PlayKnight, play_knight)
     rules.allow(ROLL, CommissionWarship)
     rules.allow(MAIN, CommissionWarship)
-    rules.hooks.extra_options = [wrap_dev_options(f) if f is devcards.options else f
-                           for f in rules.hooks.extra_options]
+    rules.replace_in_hook(hk.EXTRA_OPTIONS, devcards.options, wrap_dev_options)
     rules.add_hook(hk.VP_BONUS, held_vp_cards)
     rules.evolve_with(WarshipCommissioned, evolve_commissioned)

@@ -146,9 +146,9 @@ class Rivers(Module[State, None]):
         install_gold(rules, gold.gold_of, "rivers.gold.domestic")
         rules.add_hook(hk.VP_BONUS, gold.settlers_vp)
         # A trade may move gold, and the Settlers follow the gold.
-        rules.registry.vp_events.update((GoldEarned, GoldSpent, TradeCompleted, BridgeBuilt))
+        rules.add_vp_events(GoldEarned, GoldSpent, TradeCompleted, BridgeBuilt)
         # Public and without chance: a table playing with undo may take them back.
-        rules.registry.reversible |= {BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold}
+        rules.reversible_events(BridgeBuilt, GoldEarned, GoldSpent, ResourcesSoldForGold)
 
 
 MODULE = Rivers()

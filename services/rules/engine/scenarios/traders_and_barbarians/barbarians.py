@@ -149,4 +149,4 @@ def wrap_knight(rules: Rules) -> None:
         t.resume = resume
         state.phase = BARBARIAN
 
-    rules.evolve_with(KnightPlayed, evolve_knight)
+    rules.evolve_with(KnightPlayed, evolve_knight, wraps=True)

@@ -124,7 +124,7 @@ def wrap_setup_city(rules: Rules) -> None:
         tb(state).built = (e.seat, e.vertex)  # the building just placed: the pair rules read it
         built(state, e)
 
-    rules.evolve_with(SettlementBuilt, evolve)
+    rules.evolve_with(SettlementBuilt, evolve, wraps=True)
 
 
 def wrap_turn_end(rules: Rules) -> None:
@@ -134,7 +134,7 @@ def wrap_turn_end(rules: Rules) -> None:
         ended(state, e)
         tb(state).new_turn()
 
-    rules.evolve_with(TurnEnded, evolve)
+    rules.evolve_with(TurnEnded, evolve, wraps=True)
 
 
 def install(rules: Rules, params: Any) -> None:

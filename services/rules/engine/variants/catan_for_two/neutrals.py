@@ -3,6 +3,7 @@ neutral piece owed after each road or settlement."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from events.catan_for_two import (
@@ -118,6 +119,15 @@ def owing(previous: Handler[State], cause: NeutralPiece) -> Handler[State]:
     return handler
 
 
+def owing_a(cause: NeutralPiece) -> Callable[[Handler[State]], Handler[State]]:
+    """The wrapper of the build command of `cause` (`owing`, named for provenance)."""
+
+    def owing_neutral(previous: Handler[State]) -> Handler[State]:
+        return owing(previous, cause)
+
+    return owing_neutral
+
+
 def check_neutral(state: State, seat: int, neutral: int, piece: str) -> None:
     require_current(state, seat)
     if neutral not in neutrals(state):
@@ -196,17 +206,14 @@ def default_neutral(state: State, seat: int, options: list[Command]) -> Command:
 
 def install(rules: Rules) -> None:
     """Rules 1 and 5: a neutral piece is owed after each road and settlement built."""
-    h = rules.registry.handlers
-    h[BuildRoad] = owing(h[BuildRoad], "road")
-    h[BuildSettlement] = owing(h[BuildSettlement], "settlement")
+    rules.wrap_handler(BuildRoad, owing_a("road"))
+    rules.wrap_handler(BuildSettlement, owing_a("settlement"))
     rules.handle(BuildNeutralRoad, build_neutral_road)
     rules.handle(BuildNeutralSettlement, build_neutral_settlement)
     rules.allow(NEUTRAL, BuildNeutralRoad, BuildNeutralSettlement)
     rules.prompt(NEUTRAL, prompt_neutral)
-    rules.registry.evolvers.update({
-        NeutralBuildRequired: evolve_required,
-        NeutralRoadBuilt: evolve_neutral_road,
-        NeutralSettlementBuilt: evolve_neutral_settlement,
-    })
+    rules.evolve_with(NeutralBuildRequired, evolve_required)
+    rules.evolve_with(NeutralRoadBuilt, evolve_neutral_road)
+    rules.evolve_with(NeutralSettlementBuilt, evolve_neutral_settlement)
     # A neutral piece can take Longest Road or cut a road.
     rules.derive((NeutralRoadBuilt, NeutralSettlementBuilt), derive_longest_road)

@@ -48,7 +48,7 @@ def second_step(rules: Rules) -> SecondRoll:
 def install(rules: Rules) -> None:
     """Rule 8: the two rolls (the RollDice handler and `roll_resolved` wrapped)."""
     previous_handler = rules.registry.handlers[RollDice]
-    previous_resolved = rules.hooks.roll_resolved
+    previous_resolved = rules.hook(hk.ROLL_RESOLVED)
 
     def roll(state: State, cmd: RollDice, dealer: Dealer) -> list[Event]:
         t = two(state)
@@ -76,7 +76,7 @@ def install(rules: Rules) -> None:
             return "catan_for_two.roll.twice" if state.rolled else None
         return None
 
-    rules.handle(RollDice, roll)
-    rules.set_hook(hk.ROLL_RESOLVED, roll_resolved)
+    rules.handle(RollDice, roll, wraps=True)
+    rules.set_hook(hk.ROLL_RESOLVED, roll_resolved, wraps=True)
     rules.evolve_with(DiceRerolled, evolve_rerolled)
     rules.add_hook(hk.PHASE_REFUSAL, refusal, first=True)  # more specific than the base's explanation

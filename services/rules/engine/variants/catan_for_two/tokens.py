@@ -341,8 +341,7 @@ def redact_returned(e: ForcedTradeReturned, seat: int | None) -> Event:
 
 def install(rules: Rules) -> None:
     """Rules 2, 3, 4, 6, 7: token gains (set-up settlements too) and token actions."""
-    h = rules.registry.handlers
-    h[PlaceSettlement] = gaining(h[PlaceSettlement])
+    rules.wrap_handler(PlaceSettlement, gaining)
     rules.handle(commands.ForceTrade, force_trade)
     rules.handle(commands.GiveBackCards, give_back)
     rules.handle(commands.SendRobberToDesert, send_robber)
@@ -351,15 +350,13 @@ def install(rules: Rules) -> None:
     rules.allow(MAIN, commands.ForceTrade, commands.SendRobberToDesert, commands.DiscardKnight)
     rules.prompt(GIVE_BACK, prompt_give_back)
     rules.add_hook(hk.EXTRA_OPTIONS, token_options)
-    ev = rules.registry.evolvers
-    ev.update({
-        TradeTokensGained: evolve_gained,
-        TradeTokensSpent: evolve_spent,
-        ForcedTradeDrawn: evolve_drawn,
-        ForcedTradeReturned: evolve_returned,
-        RobberSentToDesert: evolve_robber_sent,
-        KnightDiscarded: evolve_knight_discarded,
-    })
-    ev[TurnEnded] = new_turn(ev[TurnEnded])
+    rules.evolve_with(TradeTokensGained, evolve_gained)
+    rules.evolve_with(TradeTokensSpent, evolve_spent)
+    rules.evolve_with(ForcedTradeDrawn, evolve_drawn)
+    rules.evolve_with(ForcedTradeReturned, evolve_returned)
+    rules.evolve_with(RobberSentToDesert, evolve_robber_sent)
+    rules.evolve_with(KnightDiscarded, evolve_knight_discarded)
+    rules.wrap_evolver(TurnEnded, new_turn)
     rules.derive((KnightDiscarded,), derive_army)  # a discard can cost Largest Army
-    rules.registry.redactors.update({ForcedTradeDrawn: redact_drawn, ForcedTradeReturned: redact_returned})
+    rules.redact(ForcedTradeDrawn, redact_drawn)
+    rules.redact(ForcedTradeReturned, redact_returned)
