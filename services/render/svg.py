@@ -210,6 +210,8 @@ def _shows(kind: str, state: State, mark: Highlight) -> bool:
         return any(state.board.hex_numbers)
     if kind == "harbor":
         return bool(state.board.harbors)
+    if kind == "neutral":
+        return len(state.players) > state.n
     return bool(mark.vertices or mark.edges or mark.hexes)
 
 
@@ -443,7 +445,7 @@ def legend_rows(state: State) -> int:
     return (kinds + 1) // 2
 
 
-BASE_LEGEND = ("settlement", "city", "road", "robber", "token", "harbor", "halo")
+BASE_LEGEND = ("settlement", "city", "road", "robber", "token", "harbor", "halo", "neutral")
 LEGEND_ROW = 18.0
 
 
@@ -497,6 +499,10 @@ def _legend_sample(kind: str, x: float, y: float, full: str) -> str:
     if kind == "halo":
         return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="none" stroke="#ffeb3b" '
                 'stroke-width="3"/>')
+    if kind == "neutral":
+        return (f'<rect x="{x - 9:.1f}" y="{y - 5:.1f}" width="8" height="10" fill="{_fill(2)}" '
+                f'stroke="{_stroke(2)}"/><rect x="{x + 1:.1f}" y="{y - 5:.1f}" width="8" '
+                f'height="10" fill="{_fill(3)}" stroke="{_stroke(3)}"/>')
     if kind == "labels":
         return _label(x, y, "F4", 8, "legend-label", "#1a237e", "#ffffff")
     if kind == "target":
@@ -666,6 +672,14 @@ HOLDINGS = {"gold": "gold", "oil": "oil", "tokens": "fish tokens", "prisoners": 
             "levels": "wagon level", "cargo": "wagon carries", "delivered": "delivered",
             "sequestered": "oil sequestered", "warships": "warships",
             "strength": "fortress strength", "knights": "knights", "points": "harbor points"}
+# … where a module calls the same key otherwise.
+MODULE_HOLDINGS = {("catan-for-two", "tokens"): "trade tokens"}
+
+
+def holding_words(module: str, key: str) -> str:
+    return MODULE_HOLDINGS.get((module, key), HOLDINGS[key])
+
+
 TITLES = {("rivers", "wealthiest"): "Wealthiest Settler", ("rivers", "poor"): "Poor Settler",
           ("harbormaster", "holder"): "Harbormaster", ("fishermen", "boot"): "the old boot",
           ("oil-springs", "champion"): "Champion of the Environment"}
@@ -679,7 +693,8 @@ def holdings(seen: View, seat: int) -> str:
     for module, ext in sorted(seen.ext.items()):
         if not isinstance(ext, dict):
             continue
-        for key, words in HOLDINGS.items():
+        for key in HOLDINGS:
+            words = holding_words(module, key)
             values = ext.get(key)
             if not isinstance(values, list) or len(values) != n:
                 continue

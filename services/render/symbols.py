@@ -26,6 +26,7 @@ LEGEND: dict[str, str] = {
     "token": "number token: the hex yields on that roll (dots: odds)",
     "harbor": "harbor: trade 3:1, or 2:1 for the resource named",
     "halo": "yellow ring: the last move",
+    "neutral": "white and orange pieces: the neutral players (Catan for Two)",
     "labels": "labels: hex letter, corner F4 (corner 4 of hex F), path F2-3",
     "target": "yellow label: a place your prompt offers",
     "river": "river (Rivers): building beside it earns gold",

@@ -11,7 +11,7 @@ from typing import Any
 
 from services.render.picture import picture_of
 from services.render.replay import Viewer, fold_to
-from services.render.svg import HOLDINGS
+from services.render.svg import HOLDINGS, holding_words
 from services.rules.engine import view
 from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
@@ -77,6 +77,8 @@ def test_every_module_marker_is_a_symbol_with_a_legend_entry(game: Any) -> None:
         for kind in ("settlement", "city", "road", "robber", "harbor", "token"):
             if by_class(root, kind):
                 assert kind in explained, kind
+        if len(state.players) > state.n:  # neutral players' pieces
+            assert "neutral" in explained
         if by_class(root, "river"):
             assert "river" in explained
 
@@ -88,10 +90,11 @@ def test_the_panel_shows_each_seats_holdings(game: Any) -> None:
         root = ET.fromstring(picture_of(game, state, Viewer(seat=seat)))
         box = next(g for g in by_class(root, "player") if g.get("data-seat") == str(seat))
         text = " ".join("".join(t.itertext()) for t in by_class(box, "holdings"))
-        for ext in seen.ext.values():
+        for module, ext in seen.ext.items():
             if not isinstance(ext, dict):
                 continue
-            for key, words in HOLDINGS.items():
+            for key in HOLDINGS:
+                words = holding_words(module, key)
                 values = ext.get(key)
                 if isinstance(values, list) and len(values) == state.n and values[seat] and (
                         not isinstance(values[seat], dict) or any(values[seat].values())):
