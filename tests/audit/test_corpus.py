@@ -25,7 +25,7 @@ from events.disputes import REFEREE, ApproveUndo, ContestRuling, ProposeUndo, Re
 from events.events import GameFinished, ModuleSpec
 from services.audit.archive import dump_lines, read_file
 from services.audit.audit import audit
-from services.rules.engine import Rejected, score
+from services.rules.engine import MODULES, Rejected, score
 from services.rules.engine.state import State
 from services.rules.record import GameRecord
 
@@ -72,6 +72,12 @@ GAMES: dict[str, tuple[tuple[ModuleSpec, ...], int, tuple[str, ...], int]] = {
                                              ("random",) * 3, 25),
     "catan-for-two-event-cards-2": ((ModuleSpec(name="catan-for-two"),
                                      ModuleSpec(name="event-cards")), 2, ("random", "random"), 30),
+    # Frozen on 2026-12-05, when every scenario got a game here (with the typed module state).
+    "caravans-3": ((ModuleSpec(name="caravans"),), 3, ("heuristic", "random", "heuristic"), 30),
+    "pirate-islands-4": ((ModuleSpec(name="pirate-islands"),), 4,
+                         ("random", "heuristic", "random", "heuristic"), 30),
+    "victory-points-3": ((ModuleSpec(name="victory-points", params={"target": 7}),), 3,
+                         ("heuristic", "heuristic", "random"), 30),
 }
 
 
@@ -120,6 +126,14 @@ def files() -> list[str]:
 def test_the_corpus_holds_a_game_of_every_ruleset() -> None:
     assert set(GAMES) <= set(files())
     assert set(files()) == set(json.loads(SUMMARY.read_text()))
+
+
+def test_every_module_of_the_catalogue_has_a_frozen_game() -> None:
+    """A new scenario or variant is not done until a game of it is frozen here (GAMES, then
+    `python tests/audit/test_corpus.py`; docs/adding-a-scenario.md)."""
+    played = {spec.name for modules, *_ in GAMES.values() for spec in modules}
+    missing = sorted(name for name in MODULES if name not in played)
+    assert not missing, f"no frozen game of {', '.join(missing)}: add one to GAMES"
 
 
 @pytest.mark.parametrize("name", files())
