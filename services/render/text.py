@@ -160,7 +160,10 @@ def legend(state: State) -> str:
     extra = [f"{LETTERS[o % len(LETTERS)].lower()} neutral {o}"
              for o in range(state.n, len(state.players))]
     return ("pieces: settlement/city by seat letter, roads as the lower-case letter; "
-            "(R) robber; . empty corner\n  " + "; ".join(seats + extra))
+            "(R) robber; . empty corner\n  " + "; ".join(seats + extra)
+            + "\nplaces: hexes A, B … row by row; corner F4 is corner 4 of hex F (1 at the top, "
+              "clockwise); path F2-3 joins corners 2 and 3 of hex F (`hexlog render GAME "
+              "--labels` draws them)")
 
 
 def players_table(view: View) -> str:

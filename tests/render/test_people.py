@@ -89,6 +89,7 @@ def test_the_text_replay_reads_no_coordinates(game: Any) -> None:
     text = render(game, None, Viewer(referee=True))
     events = text.split("\nevents 1..", 1)[1]
     assert not unreadable_places(events), unreadable_places(events)[:5]
+    assert "places: hexes A, B" in text.split("\nevents 1..", 1)[0]  # the labels explained
 
 
 def test_every_place_has_one_label_and_the_labels_picture_draws_them(game: Any) -> None:
