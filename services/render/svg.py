@@ -461,13 +461,13 @@ def _legend(doc: _Doc, f: Frame, state: State, used: Mapping[str, str]) -> None:
         y = top + 10 + (i // 2) * LEGEND_ROW
         shape = kind.split(":", 1)[0]
         sample = _legend_sample(shape, x, y, kind)
-        room = col - 40
+        room = col - 50
         size = 10.0
         while size > 7 and text_width(text, size) > room:
             size -= 0.5
         shown = text if text_width(text, size) <= room else fit(text, room, size)[0] + "…"
         doc.add(f'<g class="legend-entry" data-kind="{escape(kind)}">{sample}'
-                f'<text x="{x + 18:.1f}" y="{y + 3.5:.1f}" font-size="{size}" fill="#f1faee">'
+                f'<text x="{x + 28:.1f}" y="{y + 3.5:.1f}" font-size="{size}" fill="#f1faee">'
                 f'{escape(shown)}</text></g>')
     doc.add("</g>")
 
