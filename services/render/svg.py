@@ -657,7 +657,7 @@ def vp_parts(state: State, seat: int, hidden: bool) -> list[str]:
             words = BONUS_NAMES.get(name) or (module[4].replace("_", " ") if len(module) > 4
                                               else "module")
             parts.append(f"{words} {points:+d}")
-    return parts or ["none yet 0"]
+    return parts or ["nothing built 0"]
 
 
 def vp_bonuses(state: State) -> list[Callable[[State, int, bool], int]]:
