@@ -7,7 +7,8 @@ services.ladder.player`); it runs until G games are rated, then reports:
   rating), `first_game_s` (from the first registration to the first move of the first game);
 * `ranking`: the overall board, best first (bot, kind, rating, interval, games);
 * `kendall_tau`: Kendall's τ-b between the ranking and the known order of the kinds (search
-  above heuristic above random; bots of one kind tie), 1.0 when the ladder found it exactly.
+  above heuristic above random; bots of one kind tie), and `kendall_tau_max`, what it is when
+  the ladder finds the known order exactly (below 1 when kinds repeat: ties in one list only).
 """
 
 from __future__ import annotations
@@ -163,14 +164,16 @@ def run_ladder(bots: int, games: int, data_dir: Path, deadline_ms: int,
         rows = data["boards"]["overall"]["rows"]
         ranking = [{"bot": r["bot"], "kind": kinds.get(r["bot"], "?"), "rating": r["rating"],
                     "interval": r["interval"], "games": r["games"]} for r in rows]
-        tau = kendall_tau([STRENGTH[r["kind"]] for r in ranking],
-                          [float(-i) for i in range(len(ranking))])
+        known = [float(STRENGTH[r["kind"]]) for r in ranking]
+        places = [float(-i) for i in range(len(ranking))]
+        tau = kendall_tau(known, places)
+        best = kendall_tau(sorted(known, reverse=True), places)  # the known order found
         return {
             "bots": bots, "games": rated, "deadline_ms": deadline_ms,
             "seconds": ended - started,
             "games_per_hour": rated / (ended - started) * 3600,
             "first_game_s": None if moved is None else moved - started,
-            "ranking": ranking, "kendall_tau": tau,
+            "ranking": ranking, "kendall_tau": tau, "kendall_tau_max": best,
         }
     finally:
         for proc in players:
@@ -191,7 +194,8 @@ def format_ladder(out: dict[str, Any]) -> str:
              f"{out['games_per_hour']:.0f} games/hour; first move of the first game "
              f"{out['first_game_s']:.1f} s after the first registration"
              if out["first_game_s"] is not None else "",
-             f"Kendall's tau against the known order: {out['kendall_tau']:.2f}",
+             f"Kendall's tau against the known order: {out['kendall_tau']:.2f} (the known order "
+             f"found exactly: {out['kendall_tau_max']:.2f})",
              f"{'#':>2}  {'bot':<14} {'kind':<10} {'rating':>7}  interval",]
     for i, row in enumerate(out["ranking"], 1):
         lo, hi = row["interval"]
