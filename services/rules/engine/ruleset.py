@@ -84,6 +84,10 @@ class Module(Generic[MS, P]):
 
     name: str = ""
     kind: str = "variant"  # "variant", "scenario" or "table"
+    # How the lists name it (README, docs/design.md, docs/rules/README.md; checked by
+    # tests/docs/test_catalogue_lists.py), and its rules file in docs/rules/ ("" : NAME.md).
+    title: str = ""
+    doc: str = ""
     description: str = ""
     Params: type[msgspec.Struct] | None = None
     # Names of modules this one cannot be combined with, each with the reason.
@@ -102,6 +106,10 @@ class Module(Generic[MS, P]):
     end_reasons: dict[str, Callable[[MS], str]] = {}
     # Draws the module's pieces and marks on a rendered board (ships, camels, barbarians …).
     drawing: Callable[[MS, Sketch], None] | None = None
+
+    def rules_doc(self) -> str:
+        """Its rules file, in docs/rules/."""
+        return self.doc or f"{self.name}.md"
 
     def params(self, spec: ModuleSpec) -> P:
         if self.Params is None:

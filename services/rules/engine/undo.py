@@ -374,6 +374,8 @@ def view_undo(state: State, seat: int | None) -> dict[str, Any]:
 class Undo(Module[State, UndoParams]):
     name = NAME
     kind = "table"
+    title = "Undo"
+    doc = "table.md"
     description = "players take moves back (policy=consent: the other seats approve; referee: the referee does; never)"
     Params = UndoParams
     stages = {VOTE: "an undo proposal this seat must approve or reject (silence rejects)"}

@@ -289,6 +289,7 @@ def redact_assistance(e: AssistanceGiven, seat: int | None) -> Event:
 
 class EventCards(Module[State, Params]):
     name = "event-cards"
+    title = "Event Cards"
     description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (docs/rules/event-cards.md §3)."
     Params = Params
     advice = ADVICE

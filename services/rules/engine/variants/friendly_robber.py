@@ -75,6 +75,7 @@ def fallback_hexes(state: State) -> list[int]:
 
 class FriendlyRobber(Module[State, Params]):
     name = "friendly-robber"
+    title = "Friendly Robber"
     description = (
         "The robber spares players with only their starting VP (start_vp=N, default 2); "
         "with no hex left it goes to the desert."

@@ -144,6 +144,7 @@ NARRATION: dict[type[Event], Narrator] = dict([narrator(HarbormasterChanged, nar
 
 class Harbormaster(Module[State, None]):
     name = "harbormaster"
+    title = "Harbormaster"
     description = (
         "Harbor points (settlement 1, city 2 on a harbor); the first to 3 takes the "
         "Harbormaster card (2 VP); play to one more VP."

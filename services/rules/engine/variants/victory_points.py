@@ -26,6 +26,8 @@ class Params(msgspec.Struct, forbid_unknown_fields=True):
 
 class VictoryPoints(Module[State, Params]):
     name = "victory-points"
+    title = "Victory Points"
+    doc = "table.md"
     description = "Play to another number of victory points (target=N, default 10)."
     Params = Params
 

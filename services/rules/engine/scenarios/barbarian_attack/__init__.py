@@ -103,6 +103,7 @@ def wrap_turn_ended(previous: TurnEvolver) -> TurnEvolver:
 class BarbarianAttack(Module[State, None]):
     name = "barbarian-attack"
     kind = "scenario"
+    title = "Barbarian Attack"
     description = ("Barbarians land on the coast with every build and conquer hexes; knights "
                    "from a new development deck drive them off for prisoners and gold. 12 VP.")
     conflicts = {

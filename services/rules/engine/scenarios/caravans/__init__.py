@@ -46,6 +46,7 @@ def init(state: State, created: Any) -> CaravanState:
 class Caravans(Module[State, None]):
     name = NAME
     kind = "scenario"
+    title = "The Caravans"
     description = ("The Caravans: camels leave the central oasis; each turn with a build ends "
                    "with a wool-and-grain vote on the next camel; 12 VP.")
     seats = (2, 3, 4)

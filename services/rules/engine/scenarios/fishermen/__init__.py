@@ -72,6 +72,7 @@ def drawing(state: State, sketch: Sketch) -> None:
 class Fishermen(Module[State, None]):
     name = NAME
     kind = "scenario"
+    title = "The Fishermen of Catan"
     description = ("The Fishermen of Catan: a lake and six fishing grounds bring fish tokens "
                    "that buy small favours; the old boot raises its holder's target by one.")
     seats = (2, 3, 4)

@@ -84,6 +84,7 @@ def off_the_board(state: State) -> int | None:
 class OilSprings(Module[State, OilMode]):
     name = NAME
     kind = "scenario"
+    title = "Oil Springs"
     description = ("Oil springs: oil refines into resources and builds metropolises, but every "
                    "fifth unit burnt brings a flood or pollution; sequester oil for VP "
                    "(oil_mode=starting|wide_open, default starting; as a --variant to set it).")

@@ -87,6 +87,7 @@ def reset_turn(rules: Rules) -> None:
 class PirateIslands(Module[State, None]):
     name = "pirate-islands"
     kind = "scenario"
+    title = "The Pirate Islands"
     description = ("Seafarers: sail one route of ships to your pirate fortress, turn Knights "
                    "into warships, survive the pirate fleet and capture the fortress to win.")
     seats = (3, 4)

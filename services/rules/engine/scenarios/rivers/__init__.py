@@ -96,6 +96,7 @@ def init(state: State, created: GameCreated) -> RiversState:
 class Rivers(Module[State, None]):
     name = NAME
     kind = "scenario"
+    title = "The Rivers of Catan"
     description = ("The Rivers of Catan: bridges across two rivers, gold for building along "
                    "them, the Wealthiest (+1) and Poor (-2) Settlers.")
     seats = (2, 3, 4)

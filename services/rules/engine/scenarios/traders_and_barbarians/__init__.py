@@ -33,6 +33,7 @@ NO_ROBBER = ("there is no robber in Traders & Barbarians (combinations.md §13.3
 class TradersAndBarbarians(Module[State, None]):
     name = NAME
     kind = "scenario"
+    title = "Traders & Barbarians"
     description = ("Wagons carry commodities between a castle, a quarry and a glassworks; "
                    "tolls, gold, barbarians on paths; 13 VP.")
     seats = (2, 3, 4)

@@ -67,6 +67,7 @@ __all__ = ["EXT", "GIVE_BACK", "MODULE", "NEUTRAL", "TwoState"]
 
 class CatanForTwo(Module[State, None]):
     name = "catan-for-two"
+    title = "Catan for Two"
     description = ("Two players: two neutral colours, two rolls per turn, neutral building, "
                    "trade tokens (forced trade, robber to the desert).")
     seats = (2,)
