@@ -45,7 +45,7 @@ LOBBY_HELP = f"""{PREFIX} new [--variant NAME[:k=v]] [--seats N] [--deadline SEC
 {PREFIX} join · {PREFIX} start [--bots POOL] (the creator or a player; empty seats get bots) · {PREFIX} leave
 {PREFIX} hand (by direct message) · {PREFIX} board · {PREFIX} replay
 {PREFIX} contest COMMAND_ID WHY: ask the rules service to judge a ruling again
-Moves: `!roll`, `!road 12`, … in the room, or without `!` in your direct messages."""
+Moves: `!roll`, `!road F2-3`, … in the room, or without `!` in your direct messages."""
 
 
 @dataclass
