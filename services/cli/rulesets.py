@@ -121,7 +121,8 @@ def explain(names: list[str]) -> dict[str, dict[str, list[tuple[str, str, str]]]
     rules = build_ruleset("explain", specs)
     provenance = rules.registry.provenance
     out: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
-    for section, prefix in (("commands", "command "), ("hooks", "hook "), ("phases", "phase "),
+    for section, prefix in (("commands", "command "), ("hooks", "hook "), ("events", "event "),
+                            ("phases", "phase "),
                             ("module state", "state "), ("capabilities", "capability ")):
         entries = {k.removeprefix(prefix): steps for k, steps in provenance.items()
                    if k.startswith(prefix)}
