@@ -351,7 +351,9 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     lat = sorted(int(x) / 1000 for x in await redis.lrange(latency_key(), 0, -1))
     if not live_bytes:  # games too short for a reading while they ran: their end, halved
         live_bytes.append((await bench_cost.game_bytes(redis, finished[:8]))[1] / 2)
-    kept, until_expiry = await bench_cost.game_bytes(redis, finished[:64])
+    # (a sample spread over the run: the first games to end are the shortest)
+    kept, until_expiry = await bench_cost.game_bytes(
+        redis, finished[::max(1, len(finished) // 64)])
     streams = await bench_cost.stream_bytes(redis, ["bot:random", *(["human:bench"] if idle["idle_games"] else [])])
     ceiling = await lua_append_rate(redis, clients=args.concurrency, made=made)
     await redis.aclose()
