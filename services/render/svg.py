@@ -671,7 +671,8 @@ def vp_bonuses(state: State) -> list[Callable[[State, int, bool], int]]:
 HOLDINGS = {"gold": "gold", "oil": "oil", "tokens": "fish tokens", "prisoners": "prisoners",
             "levels": "wagon level", "cargo": "wagon carries", "delivered": "delivered",
             "sequestered": "oil sequestered", "warships": "warships",
-            "strength": "fortress strength", "knights": "knights", "points": "harbor points"}
+            "strength": "fortress strength", "knights": "knights on the board",
+            "points": "harbor points"}
 # … where a module calls the same key otherwise.
 MODULE_HOLDINGS = {("catan-for-two", "tokens"): "trade tokens"}
 
