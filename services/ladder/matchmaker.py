@@ -23,7 +23,7 @@ import os
 import random
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 import structlog
@@ -233,7 +233,9 @@ class Matchmaker:
             pods = form_pods(candidates, ruleset.seats, self.history, self.rng,
                              owners_together=config.owners_together, most=most)
             if not pods:
-                continue
+                if self.could_play(ruleset, bots.values()):
+                    break  # its turn is kept until enough of its bots are free again
+                continue  # too few ready bots play it at all: the next rule set's turn
             made = await self.write_pods(ruleset, pods, bots)
             for game in made:
                 for bot in game.bots:
@@ -241,6 +243,15 @@ class Matchmaker:
             if left is not None:
                 left -= len(made)
             await self.redis.set(ROTATION, (first + step + 1) % len(rotation))
+
+    def could_play(self, ruleset: RuleSet, bots: Iterable[BotRecord]) -> bool:
+        """Whether the ready bots could fill a game of `ruleset` once free: then the rule sets
+        after it wait for its turn (else a rule set of 2 seats would take every bot that frees
+        up, and one of 4 would never be played)."""
+        players = [b for b in bots if b.plays(ruleset.key)]
+        owners = {b.owner_key() for b in players}
+        return len(players) >= ruleset.seats and (self.config.owners_together or
+                                                  len(owners) >= ruleset.seats)
 
     async def eligible(self) -> tuple[dict[str, BotRecord], dict[str, float]]:
         """Ready bots, not absent, whose stream a gateway saw open lately; when each said
