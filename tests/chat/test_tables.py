@@ -306,6 +306,11 @@ async def test_a_person_plays_a_whole_game_from_what_the_messages_show(gateway: 
             answered += 1
             await tables.on_message("@ann-dm", "@ann:hs", move, True)
         await asyncio.sleep(0.5)
+        # A mark that is not place:id, or names no place of the board: one line naming `mark`.
+        for bad, said in (("corner:3", "mark: 'corner:3' is not vertex:N, edge:N or hex:N"),
+                          ("vertex:99999", "mark: no vertex 99999 on this board")):
+            r = await client.http.get(f"/v1/tables/{game.table}/board.png", params={"mark": bad})
+            assert (r.status_code, r.json()) == (400, {"error": said})
     finally:
         await tables.close()
         await client.close()
