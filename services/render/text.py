@@ -154,6 +154,23 @@ def _edge(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], tupl
     return (a, b) if a < b else (b, a)
 
 
+# What each module's marks on the text board mean (its `drawing` hook writes them).
+MARKS = {
+    "rivers": "~ a bridge site; Bn a bridge of seat n",
+    "traders-and-barbarians": "X a barbarian; @ns the wagon of seat n carrying s (sand, "
+                              "tools, glass, marble); 'k left' the commodities left on a "
+                              "trade hex",
+    "barbarian-attack": "castle the castle; Bn n barbarians on a coastal hex (! when they "
+                        "conquer); Kn a knight of seat n; KF the knight of no seat",
+    "pirate-islands": "FLEET the pirate fleet; Fs:n the fortress of seat s, strength n; "
+                      "sites a settlement site of seat s; Ws a warship, ss a ship of seat s",
+    "fishermen": "fish n a fishing ground on number n; lake the lake; boot the old boot",
+    "oil-springs": "oil an oil spring (the first with the disaster marker k/max); M a "
+                   "metropolis; Xn the n-th hex lost to a disaster",
+    "caravans": "C a camel",
+}
+
+
 def legend(state: State) -> str:
     seats = [f"{LETTERS[s % len(LETTERS)].lower()}/{LETTERS[s % len(LETTERS)]} "
              f"{state.names[s]} ({COLORS[s % len(COLORS)]})" for s in range(state.n)]
@@ -163,7 +180,9 @@ def legend(state: State) -> str:
             "(R) robber; . empty corner\n  " + "; ".join(seats + extra)
             + "\nplaces: hexes A, B … row by row; corner F4 is corner 4 of hex F (1 at the top, "
               "clockwise); path F2-3 joins corners 2 and 3 of hex F (`hexlog render GAME "
-              "--labels` draws them)")
+              "--labels` draws them)"
+            + "".join(f"\n{spec.name}: {MARKS[spec.name]}" for spec in state.rules.modules
+                      if spec.name in MARKS))
 
 
 def players_table(view: View) -> str:

@@ -16,6 +16,7 @@ from services.render.picture import picture, picture_of
 from services.render.places import labels_of, unreadable_places
 from services.render.replay import Viewer, fold_to, render
 from services.rules.engine import evolve, initial_state, score
+from services.rules.engine.modules import MODULES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -89,7 +90,13 @@ def test_the_text_replay_reads_no_coordinates(game: Any) -> None:
     text = render(game, None, Viewer(referee=True))
     events = text.split("\nevents 1..", 1)[1]
     assert not unreadable_places(events), unreadable_places(events)[:5]
-    assert "places: hexes A, B" in text.split("\nevents 1..", 1)[0]  # the labels explained
+    head = text.split("\nevents 1..", 1)[0]
+    assert "places: hexes A, B" in head  # the labels explained
+    # … and every mark a module writes on the text board, by the module's name.
+    state = fold_to(game)
+    for spec in state.rules.modules:
+        if MODULES[spec.name].drawing is not None:
+            assert f"\n{spec.name}: " in head, spec.name
 
 
 def test_every_place_has_one_label_and_the_labels_picture_draws_them(game: Any) -> None:
