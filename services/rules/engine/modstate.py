@@ -69,7 +69,7 @@ class StateKey(Generic[T]):
         if self.legacy:
             v = cast(Any, value)
             return v.dump() if hasattr(v, "dump") else v.to_dict()
-        return msgspec.json.decode(msgspec.json.encode(value, order="sorted"))
+        return plain(value)
 
     def load(self, data: object) -> object:
         if self.plain:
@@ -81,6 +81,20 @@ class StateKey(Generic[T]):
 
     def __repr__(self) -> str:
         return f"StateKey({self.name!r}, {self.kind.__name__})"
+
+
+def plain(value: object) -> object:
+    """`value` as plain JSON-able data, the same for equal values: a Struct as an object of
+    its fields, a set as a sorted list, a dict's keys as strings in sorted order."""
+    if isinstance(value, msgspec.Struct):
+        return {f: plain(getattr(value, f)) for f in value.__struct_fields__}
+    if isinstance(value, set | frozenset):
+        return sorted(plain(v) for v in value)  # type: ignore[type-var]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in sorted(value.items())}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 # What a module's view shows (JSON-able data: truly any shape a module chooses).

@@ -71,7 +71,8 @@ from services.rules.engine.vocab import PieceKind
 __all__ = ["EXT", "MODULE", "rule_ids"]
 
 def init(state: State, created: GameCreated) -> AttackState:
-    a = AttackState(len(state.board.topo.hexes), state.n)
+    a = AttackState(barbarians=[0] * len(state.board.topo.hexes), prisoners=[0] * state.n,
+                    gold=[0] * state.n)
     for h in STARTS:
         a.barbarians[state.board.hex_id(h)] += 1
         a.supply -= 1

@@ -7,9 +7,9 @@ building whose every land hex is conquered (docs/rules/barbarian-attack.md §9.5
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
-from mypy_extensions import mypyc_attr
+import msgspec
 
 from events.barbarian_attack import FOREIGN, CoastalBattleWon
 from events.events import Event
@@ -76,64 +76,34 @@ def geometry(board: Board) -> Geometry:
     return Geometry(board)
 
 
-# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
-ATTACK_FIELDS = ("barbarians", "supply", "prisoners", "gold", "deck", "draws", "throws",
-                 "prisoner_throws", "dice", "card", "treason_left", "treason_used",
-                 "marching", "moved", "gold_buys", "foreign", "foreign_moved")
+def _deck() -> list[int]:
+    return list(DECK)
 
 
-# Copies start from `AttackState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class AttackState:
-    """The scenario's public state (`state.ext[EXT]`)."""
+class AttackState(msgspec.Struct):
+    """The scenario's public state (`state.ext[EXT]`). A Struct: copied, dumped and loaded by
+    the engine from its fields (modstate.py); a field added later takes its default when an
+    older dump is loaded."""
 
-    __slots__ = ATTACK_FIELDS
-
-    def __init__(self, hexes: int, seats: int) -> None:
-        self.barbarians = [0] * hexes  # per hex id (coastal hexes only ever hold any)
-        self.supply = BARBARIANS
-        self.prisoners = [0] * seats
-        self.gold = [0] * seats
-        self.deck = list(DECK)  # cards left before the reshuffle (public: all are shown)
-        self.draws = 0  # chance index of `devcard:<n>`
-        self.throws = 0  # of `landing:<n>`
-        self.prisoner_throws = 0  # of `prisoners:<n>`
-        self.dice = 0  # of `lossdie:<n>`
-        self.card = -1  # the card being carried out (phase CARD), else -1
-        self.treason_left = 0  # relocations still due
-        self.treason_used: list[int] = []  # hexes a relocation of this Treason used
-        self.marching = False  # knights have started moving: no more trading or building
-        self.moved: list[int] = []  # paths of knights that moved this turn
-        self.gold_buys = 0  # resources bought with gold this turn
-        # Catan for Two (§9.12): the shared foreign knight's path (-1: not in play yet) and
-        # whether it has marched this turn (after it, the seat's own knights stay).
-        self.foreign = -1
-        self.foreign_moved = False
-
-    def copy(self) -> AttackState:
-        a = AttackState.__new__(AttackState)
-        for name in ATTACK_FIELDS:
-            value = getattr(self, name)
-            setattr(a, name, value[:] if isinstance(value, list) else value)
-        return a
-
-    def dump(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in ATTACK_FIELDS}
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> AttackState:
-        a = AttackState.__new__(AttackState)
-        for name in ATTACK_FIELDS:
-            value = d[name] if name in d else LATER_FIELDS[name]  # a dump made before it existed
-            setattr(a, name, list(value) if isinstance(value, list | tuple) else value)
-        return a
-
-
-# Fields added after the first release, with the value a game that predates them had.
-LATER_FIELDS: dict[str, Any] = {"foreign": -1, "foreign_moved": False}
+    barbarians: list[int]  # per hex id (coastal hexes only ever hold any)
+    prisoners: list[int]  # per seat
+    gold: list[int]  # per seat
+    supply: int = BARBARIANS
+    deck: list[int] = msgspec.field(default_factory=_deck)  # cards left before the reshuffle
+    draws: int = 0  # chance index of `devcard:<n>`
+    throws: int = 0  # of `landing:<n>`
+    prisoner_throws: int = 0  # of `prisoners:<n>`
+    dice: int = 0  # of `lossdie:<n>`
+    card: int = -1  # the card being carried out (phase CARD), else -1
+    treason_left: int = 0  # relocations still due
+    treason_used: list[int] = msgspec.field(default_factory=list)  # hexes this Treason used
+    marching: bool = False  # knights have started moving: no more trading or building
+    moved: list[int] = msgspec.field(default_factory=list)  # paths of knights moved this turn
+    gold_buys: int = 0  # resources bought with gold this turn
+    # Catan for Two (§9.12): the shared foreign knight's path (-1: not in play yet) and
+    # whether it has marched this turn (after it, the seat's own knights stay).
+    foreign: int = -1
+    foreign_moved: bool = False
 
 
 def attack(state: State) -> AttackState:

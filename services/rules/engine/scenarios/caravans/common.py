@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
+
+import msgspec
 
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
@@ -90,81 +92,41 @@ register({
 })
 
 
-class Caravan:
+class Caravan(msgspec.Struct):
     """One chain of camels: its edges in the order placed and its head vertex."""
 
-    __slots__ = ("edges", "head")
-
-    def __init__(self, edges: list[int], head: int) -> None:
-        self.edges = edges
-        self.head = head
+    edges: list[int]
+    head: int
 
 
-class CaravanState:
+def _no_caravans() -> list[Caravan | None]:
+    return [None] * ARROWS
+
+
+def _unstarted() -> list[bool]:
+    return [False] * ARROWS
+
+
+class CaravanState(msgspec.Struct):
     """`state.ext["caravans"]`: everything public except `choices` (sealed until revealed,
-    shown by views to the voter only)."""
+    shown by views to the voter only). A Struct: copied, dumped and loaded by the engine from
+    its fields (modstate.py)."""
 
-    __slots__ = ("caravans", "started", "camels", "doubles", "built", "voted", "options", "votes", "choices",
-                 "first", "second")
-
-    def __init__(self) -> None:
-        # By arrow id; None: the arrow is unused (or its caravan merged into another: see
-        # `camels`, which keeps every placed camel's edge and caravan).
-        self.caravans: list[Caravan | None] = [None] * ARROWS
-        self.started = [False] * ARROWS  # the arrow's first camel was placed
-        self.camels: dict[int, int] = {}  # edge -> caravan id when placed
-        # Vertices two or more camel paths touch (derived from `camels`; kept for scoring,
-        # which is asked for on every prompt).
-        self.doubles: frozenset[int] = frozenset()
-        self.built = False  # the active seat built a settlement or a city this turn
-        self.voted = -1  # the turn whose vote was held
-        self.options: tuple[int, ...] = ()  # the open vote's legal (caravan, edge) pairs, flat
-        self.votes: list[int] = []  # per seat; -1: not yet bid
-        self.choices: list[int] = []  # per seat, flat (caravan, edge); -1 -1: none (yet)
-        self.first = NO_ONE  # Catan for Two: the caravan the first camel went to
-        self.second = NO_ONE  # Catan for Two: who places the second camel
-
-    def copy(self) -> CaravanState:
-        c = CaravanState()
-        c.caravans = [None if k is None else Caravan(k.edges[:], k.head) for k in self.caravans]
-        c.started = self.started[:]
-        c.camels = dict(self.camels)
-        c.doubles = self.doubles
-        c.built = self.built
-        c.voted = self.voted
-        c.options = self.options
-        c.votes = self.votes[:]
-        c.choices = self.choices[:]
-        c.first = self.first
-        c.second = self.second
-        return c
-
-    def dump(self) -> dict[str, Any]:
-        return {
-            "caravans": [None if k is None else [k.edges, k.head] for k in self.caravans],
-            "started": self.started,
-            "camels": [[e, c] for e, c in sorted(self.camels.items())],
-            "doubles": sorted(self.doubles),
-            "built": self.built, "voted": self.voted, "options": list(self.options),
-            "votes": self.votes, "choices": self.choices, "first": self.first,
-            "second": self.second,
-        }
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> CaravanState:
-        c = CaravanState()
-        c.caravans = [None if k is None else Caravan(list(k[0]), int(k[1])) for k in d["caravans"]]
-        c.started = [bool(b) for b in d["started"]]
-        c.camels = {int(e): int(k) for e, k in d["camels"]}
-        c.doubles = frozenset(int(v) for v in d["doubles"])
-        c.built = bool(d["built"])
-        c.voted = int(d["voted"])
-        c.options = tuple(d["options"])
-        c.votes = list(d["votes"])
-        c.choices = list(d["choices"])
-        c.first = int(d["first"])
-        c.second = int(d["second"])
-        return c
+    # By arrow id; None: the arrow is unused (or its caravan merged into another: see
+    # `camels`, which keeps every placed camel's edge and caravan).
+    caravans: list[Caravan | None] = msgspec.field(default_factory=_no_caravans)
+    started: list[bool] = msgspec.field(default_factory=_unstarted)  # the arrow's first camel
+    camels: dict[int, int] = msgspec.field(default_factory=dict)  # edge -> caravan id when placed
+    # Vertices two or more camel paths touch (derived from `camels`; kept for scoring, which
+    # is asked for on every prompt).
+    doubles: frozenset[int] = frozenset()
+    built: bool = False  # the active seat built a settlement or a city this turn
+    voted: int = -1  # the turn whose vote was held
+    options: tuple[int, ...] = ()  # the open vote's legal (caravan, edge) pairs, flat
+    votes: list[int] = msgspec.field(default_factory=list)  # per seat; -1: not yet bid
+    choices: list[int] = msgspec.field(default_factory=list)  # per seat, flat (caravan, edge)
+    first: int = NO_ONE  # Catan for Two: the caravan the first camel went to
+    second: int = NO_ONE  # Catan for Two: who places the second camel
 
 
 def ext(state: State) -> CaravanState:

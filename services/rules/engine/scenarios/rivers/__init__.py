@@ -90,7 +90,7 @@ def drawing(state: State, sketch: Sketch) -> None:
 
 
 def init(state: State, created: GameCreated) -> RiversState:
-    return RiversState(state.n)
+    return RiversState(gold=[0] * state.n)
 
 
 class Rivers(Module[State, None]):

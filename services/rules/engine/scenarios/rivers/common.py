@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
-from mypy_extensions import mypyc_attr
+import msgspec
 
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
@@ -64,50 +64,18 @@ register({
 })
 
 
-# Copies start from `RiversState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class RiversState:
+class RiversState(msgspec.Struct):
     """Public module state: gold, the turn's purchases, the places already paid in gold, and
-    the neutral bridge owed (with Catan for Two: engine/combinations/rivers_catan_for_two.py)."""
+    the neutral bridge owed (with Catan for Two: engine/combinations/rivers_catan_for_two.py).
+    A Struct: copied, dumped and loaded by the engine from its fields (modstate.py)."""
 
-    __slots__ = ("gold", "bought", "paid_edges", "paid_vertices", "owed", "resume")
-
-    def __init__(self, seats: int) -> None:
-        self.gold = [0] * seats
-        self.bought = 0  # resources bought with gold this turn
-        self.paid_edges: set[int] = set()  # roads and bridges that have earned their gold
-        self.paid_vertices: set[int] = set()  # settlements that have earned theirs
-        self.owed = False  # a neutral bridge is owed (phase NEUTRAL_BRIDGE)
-        self.resume = MAIN  # the phase after it
-
-    def copy(self) -> RiversState:
-        r = RiversState.__new__(RiversState)
-        r.gold = self.gold[:]
-        r.bought = self.bought
-        r.paid_edges = set(self.paid_edges)
-        r.paid_vertices = set(self.paid_vertices)
-        r.owed = self.owed
-        r.resume = self.resume
-        return r
-
-    def dump(self) -> dict[str, Any]:
-        return {"gold": self.gold[:], "bought": self.bought,
-                "paid_edges": sorted(self.paid_edges), "paid_vertices": sorted(self.paid_vertices),
-                "owed": self.owed, "resume": self.resume}
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> RiversState:
-        r = RiversState(len(d["gold"]))
-        r.gold = list(d["gold"])
-        r.bought = int(d["bought"])
-        r.paid_edges = set(d["paid_edges"])
-        r.paid_vertices = set(d["paid_vertices"])
-        r.owed = bool(d["owed"])
-        r.resume = str(d["resume"])
-        return r
+    gold: list[int]
+    bought: int = 0  # resources bought with gold this turn
+    # roads and bridges that have earned their gold
+    paid_edges: set[int] = msgspec.field(default_factory=set)
+    paid_vertices: set[int] = msgspec.field(default_factory=set)  # settlements paid
+    owed: bool = False  # a neutral bridge is owed (phase NEUTRAL_BRIDGE)
+    resume: str = MAIN  # the phase after it
 
 
 def rivers(state: State) -> RiversState:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from mypy_extensions import mypyc_attr
+import msgspec
 
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
@@ -45,56 +45,33 @@ register({
 })
 
 
-# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
-TWO_FIELDS = ("tokens", "supply", "step", "first", "action_used", "knight_used", "due",
-                 "resume", "victim", "trades")
+class TwoState(msgspec.Struct):
+    """Public module state: tokens, the turn's roll step and flags, the owed neutral piece.
+    A Struct: copied, dumped and loaded by the engine from its fields (modstate.py)."""
 
-
-# Copies start from `TwoState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class TwoState:
-    """Public module state: tokens, the turn's roll step and flags, the owed neutral piece."""
-
-    __slots__ = TWO_FIELDS
-
-    def __init__(self, seats: int, in_play: bool = True) -> None:
-        start = TOKENS_START if in_play else 0
-        self.tokens = [start] * seats
-        self.supply = TOKENS_TOTAL - start * seats if in_play else 0
-        self.step = 0  # rolls resolved this turn (0, 1, 2)
-        self.first = 0  # the first roll's total
-        self.action_used = False
-        self.knight_used = False
-        self.due = ""  # "road" / "settlement" while a neutral piece is owed
-        self.resume = MAIN  # the phase after the neutral piece
-        self.victim = NO_ONE  # forced trade in progress: who gets the cards back
-        self.trades = 0  # forced trades so far (chance index)
+    tokens: list[int]
+    supply: int
+    step: int = 0  # rolls resolved this turn (0, 1, 2)
+    first: int = 0  # the first roll's total
+    action_used: bool = False
+    knight_used: bool = False
+    due: str = ""  # "road" / "settlement" while a neutral piece is owed
+    resume: str = MAIN  # the phase after the neutral piece
+    victim: int = NO_ONE  # forced trade in progress: who gets the cards back
+    trades: int = 0  # forced trades so far (chance index)
 
     @property
     def in_play(self) -> bool:
         """Whether trade tokens are used (20 of them always exist unless none were dealt)."""
         return self.supply > 0 or any(self.tokens)
 
-    def copy(self) -> TwoState:
-        t = TwoState.__new__(TwoState)
-        for name in TWO_FIELDS:
-            setattr(t, name, getattr(self, name))
-        t.tokens = self.tokens[:]
-        return t
 
-    def dump(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in TWO_FIELDS}
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> TwoState:
-        t = TwoState.__new__(TwoState)
-        for name in TWO_FIELDS:
-            setattr(t, name, d[name])
-        t.tokens = list(t.tokens)
-        return t
+def new_two_state(seats: int, in_play: bool = True) -> TwoState:
+    """The state at the game's start: each seat's tokens dealt from the supply (none when a
+    scenario replaces the tokens)."""
+    start = TOKENS_START if in_play else 0
+    return TwoState(tokens=[start] * seats,
+                    supply=TOKENS_TOTAL - start * seats if in_play else 0)
 
 
 def two(state: State) -> TwoState:

@@ -48,6 +48,7 @@ from services.rules.engine.variants.catan_for_two.common import (
     TOKENS_KEY,
     TwoState,
     neutrals,
+    new_two_state,
     opponent,
     two,
 )
@@ -64,7 +65,7 @@ def init(state: State, created: GameCreated) -> TwoState:
         state.vertex_owner[v] = owner
         state.vertex_level[v] = SETTLEMENT
         state.players[owner].settlements.add(v)
-    return TwoState(state.n, in_play=created.setup.get(TOKENS_KEY, [1]) != [0])
+    return new_two_state(state.n, in_play=created.setup.get(TOKENS_KEY, [1]) != [0])
 
 
 def start_vertices(board: Board) -> list[int]:
