@@ -4,8 +4,9 @@ their streams opened and kept, their answers signed for their seat, the pods mad
 One `LadderDesk` per gateway process. Its background tasks: the pod starter
 (ladder_starter.py), a reader of the ladder's news (a game started: its bots' open streams
 follow it; a bot absent or revoked: its streams are told), and a keeper that, every SEEN_EVERY_S,
-says which bots' streams are open (the matchmaker matches only those) and ends the streams of a
-token revoked or rotated meanwhile.
+says which bots' streams are open (the matchmaker matches only those), ends the streams of a
+token revoked or rotated meanwhile, and makes each open stream follow its bot's running games
+(whose news it may have missed).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from services.store.keys import check_id, game_keys, seat_scope
 log = structlog.get_logger("hexlog.gateway")
 
 SEEN_EVERY_S = 5.0
+FOLLOW_CHECKED = 16  # a bot's newest games the keeper makes sure its open streams follow
 SEATINGS_KEPT = 10_000
 CONFIG_EVERY_S = 5.0
 LISTING_CACHE_S = 1.0
@@ -331,9 +333,12 @@ class LadderDesk:
             lease.release()
 
     async def read_news(self) -> None:
-        last = "$"
-        while True:
+        last = ""  # the stream's last entry when this reader starts (not "$": an entry added
+        while True:  # between two blocking reads that timed out would be missed)
             try:
+                if not last:
+                    top = cast(list[Any], await self.redis.xrevrange(NEWS, "+", "-", count=1))
+                    last = top[0][0].decode() if top else "0-0"
                 found = cast(list[Any], await self.redis.xread({NEWS: last}, count=100,
                                                                block=5000))
                 for _, entries in found or []:
@@ -372,11 +377,18 @@ class LadderDesk:
                 records = await self.registry.bots(bots)
                 for bot_id in bots:
                     record = records.get(bot_id)
+                    # The news of a start can be missed (this gateway busy or restarting, Redis
+                    # gone a moment): each open stream follows its bot's running games anyway.
+                    live = [g for g in await self.games.of_bot(bot_id, FOLLOW_CHECKED)
+                            if g.status == "live"]
                     for stream, held in list(self.open.get(bot_id, set())):
                         if record is None or record.status != "active":
                             stream.end({"type": "revoked", "reason": "the bot was revoked"})
                         elif record.token != held:
                             stream.end({"type": "revoked", "reason": "the token was rotated"})
+                        else:
+                            for game in live:
+                                stream.follow(game)
             except asyncio.CancelledError:
                 raise
             except Exception:
