@@ -152,7 +152,7 @@ class Harbormaster(Module[State, None]):
 
     narration = NARRATION
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.module_state(HOLDER, init_holder, view=view_harbormaster)
         rules.evolve_with(HarbormasterChanged, evolve_changed)
         rules.derive(TRIGGERS, derive_harbormaster)

@@ -27,7 +27,6 @@ Design notes:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from events.barbarian_attack import (
     ForeignKnightMarched,
@@ -122,7 +121,7 @@ class BarbarianAttack(Module[State, None]):
     }
     drawing = staticmethod(drawing)
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         vocab = rules.vocab
         vocab.add_terrain("castle")
         vocab.add_piece(PieceKind("knight", "edge", KNIGHTS))

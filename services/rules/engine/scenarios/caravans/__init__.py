@@ -63,7 +63,7 @@ class Caravans(Module[State, None]):
     }
     drawing = staticmethod(drawing)
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.vocab.add_terrain("oasis")  # caravans.board.oasis: land, produces nothing
         rules.module_state(CARAVANS, init, view=view_ext)
         rules.redact(CamelPathNamed, redact_named)

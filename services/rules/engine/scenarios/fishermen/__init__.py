@@ -83,14 +83,14 @@ class Fishermen(Module[State, None]):
     stages = {RETURN: "which fish tokens a seat above the limit of 7 gives back (its excess)"}
     drawing = staticmethod(drawing)
 
-    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+    def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
         m = load_map(created["map"], (MAPS,)) if created["map"] == MAP else None
         if m is None:
             return
         keep_lake_inland(created, m, dealer)
         lay_grounds(created, m, dealer)
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.vocab.add_terrain(LAKE)  # land that yields no resource (fish: tokens.py)
         rules.module_state(FISH, init, view=view_ext, referee=referee_ext)
         tokens.install(rules)

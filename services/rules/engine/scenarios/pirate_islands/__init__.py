@@ -108,12 +108,12 @@ class PirateIslands(Module[State, None]):
     }
     drawing = staticmethod(drawing)
 
-    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+    def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
         if created["map"] != MAP:
             raise RulesetError(f"{self.name} is played on its own map {MAP!r}, "
                                f"not {created['map']!r} (pirate_islands.board.map)")
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.vocab.add_piece(PieceKind(SHIP, "edge", 15, route=True))
         rules.vocab.add_piece(PieceKind(FORTRESS, "vertex", 1, level=1, vp=1))
         rules.module_state(PIRATES, init, view=view_ext)

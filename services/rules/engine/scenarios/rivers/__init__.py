@@ -113,14 +113,14 @@ class Rivers(Module[State, None]):
     def __init__(self) -> None:
         self.drawing = drawing  # an instance attribute: a plain function, not a method
 
-    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+    def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
         """The 2 joins the hex that received the 12 (rivers.board.tokens)."""
         laid = [(t.q, t.r, t.number) for t in created["tiles"]]
         twelve = next(((q, r) for q, r, n in laid if n == JOINED_TOKEN), None)
         if twelve is not None:
             created["setup"][layout.EXTRA_NUMBERS] = [*twelve, JOINING_TOKEN]
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         vocab = rules.vocab
         vocab.add_terrain(SWAMP, desert=True)
         vocab.add_piece(PieceKind(BRIDGE, "edge", BRIDGES_PER_SEAT, route=True))

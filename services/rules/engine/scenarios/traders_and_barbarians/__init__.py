@@ -15,8 +15,6 @@ scenario state, its phases, the board's trade places), `board` (placement limits
 
 from __future__ import annotations
 
-from typing import Any
-
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.traders_and_barbarians import install as rules_install
 from services.rules.engine.scenarios.traders_and_barbarians.advice import ADVICE
@@ -52,7 +50,7 @@ class TradersAndBarbarians(Module[State, None]):
     def __init__(self) -> None:
         self.drawing = draw  # an instance attribute: called as a plain function
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules_install.install(rules, params)
 
 

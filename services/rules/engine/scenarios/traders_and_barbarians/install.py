@@ -137,7 +137,7 @@ def wrap_turn_end(rules: Rules) -> None:
     rules.evolve_with(TurnEnded, evolve, wraps=True)
 
 
-def install(rules: Rules, params: Any) -> None:
+def install(rules: Rules, params: None) -> None:
     vocab = rules.vocab
     for terrain in TRADE_HEXES:
         vocab.add_terrain(terrain)  # produces nothing

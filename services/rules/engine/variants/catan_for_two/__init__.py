@@ -79,11 +79,11 @@ class CatanForTwo(Module[State, None]):
         GIVE_BACK: "a forced trade's end: the 2 cards the active seat gives back",
     }
 
-    def create(self, created: dict[str, Any], params: Any, dealer: Dealer) -> None:
+    def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
         board = Board(created["tiles"], created["harbors"])
         created["setup"][SETUP_KEY] = start_vertices(board)
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.module_state(TWO, init, view=view_ext)
         rolls.install(rules)
         neutrals.install(rules)
