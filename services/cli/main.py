@@ -219,6 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     die_with_parent()  # a service `hexlog up` (or a tournament) started stops when it dies
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Logs go to stderr from the start, whatever the command: stdout is for results (--json),
+    # and structlog's default would print there (a bench's in-process store warning that it
+    # waits for a replica broke `bench failover --json`).
+    from services.runtime.logging import logs_to_stderr
+
+    logs_to_stderr()
     debug = bool(args.debug or os.environ.get("HEXLOG_DEBUG"))
     code: int = run_guarded(args.func, args, debug)
     return code

@@ -30,6 +30,14 @@ class CurrentStderr(io.TextIOBase):
         return sys.stderr.isatty()
 
 
+def logs_to_stderr() -> None:
+    """Before a command configures its logging (if it does): structlog's default output is
+    stdout, where a command's result goes (--json); this sends it to stderr, changing nothing
+    else (the standard library's logging is left to `configure`)."""
+    structlog.configure(
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, CurrentStderr())))
+
+
 def configure(level: str | None = None, json_lines: bool | None = None) -> None:
     name = (level or os.environ.get("HEXLOG_LOG_LEVEL", "warning")).upper()
     numeric = getattr(logging, name, logging.WARNING)
