@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-import msgspec
-
+from lighthouses.state import Beacons
 from services.rules.engine.modstate import StateKey
 
 NAME = "toy-lighthouses"
@@ -22,12 +21,6 @@ RULE_IDS: Final = {
     "lighthouses.vp.beacons": "Lighthouses: every 2 beacons a player has lit are worth 1 VP.",
     "lighthouses.win.target": "Lighthouses: the game is won with 11 VP.",
 }
-
-
-class Beacons(msgspec.Struct):
-    """The module state: the corners where each seat lit a beacon, in the order lit."""
-
-    lit: list[list[int]]
 
 
 BEACONS: Final = StateKey(NAME, Beacons)

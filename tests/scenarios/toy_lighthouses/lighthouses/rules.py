@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from events.events import GameCreated, SettlementBuilt
-from lighthouses.common import BEACONS, PER_VP, Beacons
+from lighthouses.common import BEACONS, PER_VP
+from lighthouses.state import Beacons
 from services.rules.engine.state import State
 
 

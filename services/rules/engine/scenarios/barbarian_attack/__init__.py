@@ -52,17 +52,19 @@ from services.rules.engine.scenarios.barbarian_attack import (
 from services.rules.engine.scenarios.barbarian_attack.advice import ADVICE
 from services.rules.engine.scenarios.barbarian_attack.common import (
     ATTACK,
+    BARBARIANS,
     CARD,
+    DECK,
     EXT,
     KNIGHTS,
     STARTS,
     STEAL,
     TARGET,
-    AttackState,
     attack,
     building_conquered,
 )
 from services.rules.engine.scenarios.barbarian_attack.narration import NARRATION, drawing
+from services.rules.engine.scenarios.barbarian_attack.state import AttackState
 from services.rules.engine.scenarios.barbarian_attack.views import view_ext
 from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import PieceKind
@@ -71,7 +73,7 @@ __all__ = ["EXT", "MODULE", "rule_ids"]
 
 def init(state: State, created: GameCreated) -> AttackState:
     a = AttackState(barbarians=[0] * len(state.board.topo.hexes), prisoners=[0] * state.n,
-                    gold=[0] * state.n)
+                    gold=[0] * state.n, supply=BARBARIANS, deck=list(DECK))
     for h in STARTS:
         a.barbarians[state.board.hex_id(h)] += 1
         a.supply -= 1

@@ -9,14 +9,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, Protocol
 
-import msgspec
-
 from events.barbarian_attack import FOREIGN, CoastalBattleWon
 from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.ruleset import Capability
+from services.rules.engine.scenarios.barbarian_attack.state import AttackState
 from services.rules.engine.state import State
 
 EXT = "barbarian-attack"
@@ -74,36 +73,6 @@ class Geometry:
 @lru_cache(maxsize=64)
 def geometry(board: Board) -> Geometry:
     return Geometry(board)
-
-
-def _deck() -> list[int]:
-    return list(DECK)
-
-
-class AttackState(msgspec.Struct):
-    """The scenario's public state (`state.ext[EXT]`). A Struct: copied, dumped and loaded by
-    the engine from its fields (modstate.py); a field added later takes its default when an
-    older dump is loaded."""
-
-    barbarians: list[int]  # per hex id (coastal hexes only ever hold any)
-    prisoners: list[int]  # per seat
-    gold: list[int]  # per seat
-    supply: int = BARBARIANS
-    deck: list[int] = msgspec.field(default_factory=_deck)  # cards left before the reshuffle
-    draws: int = 0  # chance index of `devcard:<n>`
-    throws: int = 0  # of `landing:<n>`
-    prisoner_throws: int = 0  # of `prisoners:<n>`
-    dice: int = 0  # of `lossdie:<n>`
-    card: int = -1  # the card being carried out (phase CARD), else -1
-    treason_left: int = 0  # relocations still due
-    treason_used: list[int] = msgspec.field(default_factory=list)  # hexes this Treason used
-    marching: bool = False  # knights have started moving: no more trading or building
-    moved: list[int] = msgspec.field(default_factory=list)  # paths of knights moved this turn
-    gold_buys: int = 0  # resources bought with gold this turn
-    # Catan for Two (§9.12): the shared foreign knight's path (-1: not in play yet) and
-    # whether it has marched this turn (after it, the seat's own knights stay).
-    foreign: int = -1
-    foreign_moved: bool = False
 
 
 def attack(state: State) -> AttackState:

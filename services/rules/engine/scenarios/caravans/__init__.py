@@ -25,14 +25,15 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.caravans import scoring, vote
 from services.rules.engine.scenarios.caravans.advice import ADVICE
 from services.rules.engine.scenarios.caravans.common import (
+    ARROWS,
     BID,
     CARAVANS,
     NAME,
     NAME_PATH,
     SECOND,
-    CaravanState,
 )
 from services.rules.engine.scenarios.caravans.narration import NARRATION
+from services.rules.engine.scenarios.caravans.state import CaravanState
 from services.rules.engine.scenarios.caravans.view import drawing, redact_named, view_ext
 from services.rules.engine.state import Rules, State
 
@@ -40,7 +41,7 @@ __all__ = ["MODULE", "Caravans"]
 
 
 def init(state: State, created: Any) -> CaravanState:
-    return CaravanState()
+    return CaravanState(caravans=[None] * ARROWS, started=[False] * ARROWS)
 
 
 class Caravans(Module[State, None]):

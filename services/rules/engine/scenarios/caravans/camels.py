@@ -17,10 +17,9 @@ from services.rules.engine.scenarios.caravans.common import (
     CAMELS,
     OASIS,
     START_PATHS,
-    Caravan,
-    CaravanState,
     ext,
 )
+from services.rules.engine.scenarios.caravans.state import Caravan, CaravanState
 from services.rules.engine.state import NO_ONE, State
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-import msgspec
-
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
-from services.rules.engine.state import MAIN, State
+from services.rules.engine.scenarios.rivers.state import RiversState as RiversState
+from services.rules.engine.state import State
 
 NAME = "rivers"
 EXT = "rivers"
@@ -62,20 +61,6 @@ register({
     "rivers.two_player.robber_swamp": "Rivers with Catan for Two: the robber token action sends the robber to a swamp.",
     "rivers.two_player.neutral_bridge": "Rivers with Catan for Two: a bridge owes a neutral bridge, or a neutral road when no bridge fits.",
 })
-
-
-class RiversState(msgspec.Struct):
-    """Public module state: gold, the turn's purchases, the places already paid in gold, and
-    the neutral bridge owed (with Catan for Two: engine/combinations/rivers_catan_for_two.py).
-    A Struct: copied, dumped and loaded by the engine from its fields (modstate.py)."""
-
-    gold: list[int]
-    bought: int = 0  # resources bought with gold this turn
-    # roads and bridges that have earned their gold
-    paid_edges: set[int] = msgspec.field(default_factory=set)
-    paid_vertices: set[int] = msgspec.field(default_factory=set)  # settlements paid
-    owed: bool = False  # a neutral bridge is owed (phase NEUTRAL_BRIDGE)
-    resume: str = MAIN  # the phase after it
 
 
 def rivers(state: State) -> RiversState:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-import msgspec
-
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
-from services.rules.engine.state import MAIN, NO_ONE, State
+from services.rules.engine.state import State
+from services.rules.engine.variants.catan_for_two.state import TwoState as TwoState
 
 EXT = "catan-for-two"
 SETUP_KEY = "catan-for-two.neutrals"
@@ -43,27 +42,6 @@ register({
     "catan_for_two.token.not_used": "Catan for Two: when a scenario replaces the trade tokens, no tokens are in play: no gains, no token actions, no knight discard.",
     "catan_for_two.token.gain": "Catan for Two: a settlement next to the desert gains 2 tokens, on the coast 1, both 3 (set-up too); an empty supply gives nothing.",
 })
-
-
-class TwoState(msgspec.Struct):
-    """Public module state: tokens, the turn's roll step and flags, the owed neutral piece.
-    A Struct: copied, dumped and loaded by the engine from its fields (modstate.py)."""
-
-    tokens: list[int]
-    supply: int
-    step: int = 0  # rolls resolved this turn (0, 1, 2)
-    first: int = 0  # the first roll's total
-    action_used: bool = False
-    knight_used: bool = False
-    due: str = ""  # "road" / "settlement" while a neutral piece is owed
-    resume: str = MAIN  # the phase after the neutral piece
-    victim: int = NO_ONE  # forced trade in progress: who gets the cards back
-    trades: int = 0  # forced trades so far (chance index)
-
-    @property
-    def in_play(self) -> bool:
-        """Whether trade tokens are used (20 of them always exist unless none were dealt)."""
-        return self.supply > 0 or any(self.tokens)
 
 
 def new_two_state(seats: int, in_play: bool = True) -> TwoState:
