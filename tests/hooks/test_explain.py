@@ -54,8 +54,8 @@ def test_explain_prints_each_hooks_wrappers_and_a_pairs_rules(
     out = capsys.readouterr().out
     assert chain(out, "hooks", "win_target") == [
         "base sets base.scoring.base_win_target",
-        "oil-springs wraps scenarios.oil_springs.disaster.install:win_target",
-        "harbormaster wraps variants.harbormaster.Harbormaster.install:win_target",
+        "oil-springs wraps scenarios.oil_springs.disaster.win_target_install",
+        "harbormaster wraps variants.harbormaster.win_target_install_Harbormaster",
     ]
     # A pair's rule is named by the pair.
     assert main(["rulesets", "--explain", "fishermen,catan-for-two"]) == 0

@@ -33,13 +33,19 @@ Step = tuple[str, str, str]
 
 
 def name_of(fn: object) -> str:
-    """A function's name as a reader finds it in the source (module.qualname)."""
+    """A function's name as a reader finds it in the source: module.name, and for a function
+    defined inside another, its name then the enclosing ones innermost first
+    (`win_target_install_Harbormaster`: `win_target` in `Harbormaster.install`), the name the
+    compiled build gives it, so that both builds name every step alike."""
     module = getattr(fn, "__module__", "") or ""
     qualname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
-    if qualname is None:
-        qualname = type(fn).__name__
+    if qualname is None:  # compiled: a nested function is an object of class `<name>_obj`
+        qualname = type(fn).__name__.removesuffix("_obj")
+    parts = str(qualname).split(".<locals>.")
+    if len(parts) > 1:
+        outer = [q for part in parts[:-1] for q in part.split(".")]
+        qualname = "_".join([parts[-1], *reversed(outer)])
     short = module.removeprefix("services.rules.engine.")
-    qualname = str(qualname).replace(".<locals>.", ":")
     return f"{short}.{qualname}" if short else str(qualname)
 
 
