@@ -80,6 +80,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.cli import bench_env
 
         return bench_env.run(args)
+    if args.target in ("ladder", "failover", "e2e"):
+        # These run a store in this process: its logs go to stderr, stdout is for the result
+        # (structlog's default prints to stdout: a replica wait's warning broke --json).
+        from services.runtime.logging import logs_to_stderr
+
+        logs_to_stderr()
     if args.target == "ladder":
         from services.cli import bench_ladder
 
@@ -219,12 +225,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     die_with_parent()  # a service `hexlog up` (or a tournament) started stops when it dies
     parser = build_parser()
     args = parser.parse_args(argv)
-    # Logs go to stderr from the start, whatever the command: stdout is for results (--json),
-    # and structlog's default would print there (a bench's in-process store warning that it
-    # waits for a replica broke `bench failover --json`).
-    from services.runtime.logging import logs_to_stderr
-
-    logs_to_stderr()
     debug = bool(args.debug or os.environ.get("HEXLOG_DEBUG"))
     code: int = run_guarded(args.func, args, debug)
     return code
