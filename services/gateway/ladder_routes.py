@@ -47,7 +47,7 @@ from services.gateway.ladder_messages import (
 from services.gateway.ladder_streams import SeatLines, public
 from services.gateway.limits import MAX_BODY_BYTES, MAX_LOBBY_BODY_BYTES
 from services.gateway.messages import CommandRequest, CommandResult
-from services.gateway.routes import ndjson, sse, token_needed
+from services.gateway.routes import command_answer, ndjson, sse, token_needed
 from services.gateway.service import Gateway
 from services.gateway.streams import Line
 from services.ladder.keys import is_bot_id
@@ -189,9 +189,7 @@ async def open_bot_stream(request: Request[Any, Any, Any], bot_id: str, query_to
 async def send_answer(request: Request[Any, Any, Any], game_id: str, data: CommandRequest,
                       wait: bool = True) -> Response[CommandResult]:
     desk = desk_of(request)
-    result = await desk.command(game_id, Gateway.token_of(request), data, wait)
-    status = {"accepted": 200, "pending": 202, "rejected": 422}[result.status]
-    return Response(result, status_code=status)
+    return command_answer(await desk.command(game_id, Gateway.token_of(request), data, wait))
 
 
 @get("/v1/ladder/games/{game_id:str}/refusals", summary="Why your answers were refused",

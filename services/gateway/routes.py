@@ -176,9 +176,13 @@ async def start_table(request: Request[Any, Any, Any], table_id: str,
 async def send_command(request: Request[Any, Any, Any], table_id: str, data: CommandRequest,
                        wait: bool = True) -> Response[CommandResult]:
     gw = gateway_of(request)
-    result = await gw.command(table_id, gw.token_of(request), data, wait)
-    status = {"accepted": 200, "pending": 202, "rejected": 422}[result.status]
-    return Response(result, status_code=status)
+    return command_answer(await gw.command(table_id, gw.token_of(request), data, wait))
+
+
+def command_answer(result: CommandResult) -> Response[CommandResult]:
+    """A command's result with its HTTP status: 200 accepted, 202 pending, 422 rejected."""
+    return Response(result, status_code={"accepted": 200, "pending": 202,
+                                         "rejected": 422}[result.status])
 
 
 STREAMS = ("At most 4 open at once per token and 8 per address (429 with Retry-After past "
