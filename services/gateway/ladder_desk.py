@@ -12,7 +12,6 @@ token revoked or rotated meanwhile, and makes each open stream follow its bot's 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import socket
 import time
@@ -56,6 +55,7 @@ SEATINGS_KEPT = 10_000
 CONFIG_EVERY_S = 5.0
 LISTING_CACHE_S = 1.0
 REPLAYS_KEPT = 32
+STOP_WAIT_S = 6.0  # the longest a loop takes to see the stop flag (a 5 s block or sleep)
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,7 @@ class LadderDesk:
         self.open: dict[str, set[tuple[BotStream, str]]] = {}  # bot id -> (stream, token hash)
         self.seatings: OrderedDict[str, Seating] = OrderedDict()
         self.tasks: list[asyncio.Task[None]] = []
+        self.stopping = False
         self.config_at: tuple[float, LadderConfig | None] = (0.0, None)
         self.public = Public(self.redis)
         self.listing: tuple[float, dict[str, Any]] = (0.0, {})
@@ -91,11 +92,15 @@ class LadderDesk:
                       (self.starter.run(), self.read_news(), self.keep())]
 
     async def stop(self) -> None:
+        # The flag as well as the cancel: redis-py can turn a cancel that lands in a blocking
+        # read into a connection error, which the loops retry; the flag ends them at their
+        # next turn (a blocking read lasts 5 s at most). Seen: a gateway whose port was taken
+        # never exited.
+        self.starter.stopping = self.stopping = True
         for task in self.tasks:
             task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=STOP_WAIT_S)
 
     # -- settings and bots -----------------------------------------------------------------
 
@@ -334,7 +339,7 @@ class LadderDesk:
 
     async def read_news(self) -> None:
         last = ""  # the stream's last entry when this reader starts (not "$": an entry added
-        while True:  # between two blocking reads that timed out would be missed)
+        while not self.stopping:  # between two blocking reads that timed out would be missed)
             try:
                 if not last:
                     top = cast(list[Any], await self.redis.xrevrange(NEWS, "+", "-", count=1))
@@ -369,7 +374,7 @@ class LadderDesk:
                 stream.end({"type": "revoked", "reason": "the bot's token was revoked"})
 
     async def keep(self) -> None:
-        while True:
+        while not self.stopping:
             await asyncio.sleep(SEEN_EVERY_S)
             try:
                 bots = list(self.open)

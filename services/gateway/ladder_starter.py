@@ -78,12 +78,13 @@ class PodStarter:
         self.client = client
         self.games = Games(redis)
         self.consumer = consumer
+        self.stopping = False  # set by the desk's stop (see LadderDesk.stop)
 
     async def run(self) -> None:
         with contextlib.suppress(ResponseError):  # BUSYGROUP: made already
             await self.redis.xgroup_create(PODS, PODS_GROUP, id="0", mkstream=True)
         claimed = 0.0
-        while True:
+        while not self.stopping:
             try:
                 if time.monotonic() - claimed > CLAIM_EVERY_S:
                     claimed = time.monotonic()
