@@ -85,7 +85,7 @@ class Module(Generic[MS, P]):
     name: str = ""
     kind: str = "variant"  # "variant", "scenario" or "table"
     # How the lists name it (README, docs/design.md, docs/rules/README.md; checked by
-    # tests/docs/test_catalogue_lists.py), and its rules file in docs/rules/ ("" : NAME.md).
+    # tests/docs/test_catalogue_lists.py), and its rules file in docs/rules/ (empty: the module's name with .md).
     title: str = ""
     doc: str = ""
     description: str = ""
