@@ -1,12 +1,15 @@
-"""The lists of rule systems kept in the documentation agree with the module catalogue
+"""The lists of rule systems in the documentation agree with the module catalogue
 (`services.rules.engine.modules.MODULES`, what `hexlog rulesets` prints): a module added,
-renamed or dropped fails here until the README's list, the scenario table of docs/design.md
-and the file table of docs/rules/README.md say the same. Each module's `title` is how the
+renamed or dropped fails here until `scripts/catalogue_docs.py` has rewritten the README's list
+and the file table of docs/rules/README.md, and the scenario table of docs/design.md (prose,
+hand-written) has its row. Each module's `title` is how the
 lists name it, its `rules_doc()` its file in docs/rules/ (docs/adding-a-scenario.md)."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,3 +75,32 @@ def test_the_rules_file_table_lists_every_module_with_its_prefix() -> None:
             assert f"`{prefix}`" in table[doc], f"{doc}: prefix {prefix} not in the table"
     files = {p.name for p in (ROOT / "docs" / "rules").glob("*.md")}
     assert set(table) == files, f"not in the file table: {sorted(files - set(table))}"
+
+
+def test_the_generated_lists_are_up_to_date() -> None:
+    """What scripts/catalogue_docs.py would write is what the files hold."""
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "catalogue_docs.py"), "--check"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_stale_list_is_shown_and_changes_nothing(tmp_path: Path) -> None:
+    """--check names the stale list and exits 1 without writing (the lists' test relies on it)."""
+    readme = ROOT / "README.md"
+    before = readme.read_text(encoding="utf-8")
+    script = (ROOT / "scripts" / "catalogue_docs.py").read_text(encoding="utf-8")
+    # The same script, pointed at a copy of the repository's docs with a module's name removed.
+    copy = tmp_path / "repo"
+    (copy / "scripts").mkdir(parents=True)
+    (copy / "docs").mkdir()
+    (copy / "scripts" / "catalogue_docs.py").write_text(
+        script.replace("sys.path.insert(0, str(ROOT))", f"sys.path.insert(0, {str(ROOT)!r})"),
+        encoding="utf-8")
+    (copy / "README.md").write_text(before.replace("Oil Springs", "Oil"), encoding="utf-8")
+    subprocess.run(["cp", "-r", str(ROOT / "docs" / "rules"), str(copy / "docs")], check=True)
+    run = subprocess.run([sys.executable, str(copy / "scripts" / "catalogue_docs.py"), "--check"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 1
+    assert "+Oil Springs" in run.stdout or "Oil Springs" in run.stdout
+    assert "out of date" in run.stderr
+    assert (copy / "README.md").read_text(encoding="utf-8") == before.replace("Oil Springs", "Oil")
