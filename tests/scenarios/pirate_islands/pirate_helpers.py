@@ -6,12 +6,12 @@ from events.events import ModuleSpec
 from events.pirate_islands import ShipBuilt
 from services.rules.engine.scenarios.pirate_islands.common import (
     EXT,
-    PirateState,
     SlotPlaces,
     open_end,
     slot,
 )
 from services.rules.engine.scenarios.pirate_islands.ships import ship_edges
+from services.rules.engine.scenarios.pirate_islands.state import PirateState
 from services.rules.engine.testing import Table
 
 PIRATES = ModuleSpec(name="pirate-islands")

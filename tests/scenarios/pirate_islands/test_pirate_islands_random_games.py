@@ -51,9 +51,9 @@ from services.rules.engine.pieces import count
 from services.rules.engine.scenarios.pirate_islands.common import (
     EXT,
     FORTRESS,
-    PirateState,
     places,
 )
+from services.rules.engine.scenarios.pirate_islands.state import PirateState
 from services.rules.engine.state import State
 
 GAMES = int(os.environ.get("PIRATE_GAMES", "1000"))

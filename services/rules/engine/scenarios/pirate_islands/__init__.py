@@ -18,8 +18,6 @@ Design notes:
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.events import GameCreated, TurnEnded
 from events.pirate_islands import FleetLooted, ShipBuilt, ShipMoved, WarshipCommissioned
 from services.rules.engine.base import scoring
@@ -38,6 +36,7 @@ from services.rules.engine.scenarios.pirate_islands.advice import ADVICE
 from services.rules.engine.scenarios.pirate_islands.common import (
     EXT,
     FORTRESS,
+    FORTRESS_STRENGTH,
     GOLD,
     MAP,
     MAPS,
@@ -45,10 +44,11 @@ from services.rules.engine.scenarios.pirate_islands.common import (
     REWARD,
     SHIP,
     STEAL,
-    PirateState,
+    pirate,
     places,
 )
 from services.rules.engine.scenarios.pirate_islands.narration import NARRATION
+from services.rules.engine.scenarios.pirate_islands.state import PirateState
 from services.rules.engine.scenarios.pirate_islands.views import drawing, redact_looted, view_ext
 from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import PieceKind
@@ -57,10 +57,10 @@ __all__ = ["EXT", "MODULE", "PirateState", "ids"]
 
 
 def init(state: State, created: GameCreated) -> PirateState:
-    ps = PirateState(state.n)
+    n = state.n
     pl = places(state.board)
-    for seat in range(state.n):
-        ps.routes[seat] = [pl.slots[seat].first_ship]
+    ps = PirateState(routes=[[pl.slots[seat].first_ship] for seat in range(n)],
+                     warships=[0] * n, strength=[FORTRESS_STRENGTH] * n, gold=[0] * n)
     warships.deck_for_seats(state, created)
     return ps
 
@@ -77,7 +77,7 @@ def reset_turn(rules: Rules) -> None:
 
     def evolve_turn_ended(state: State, e: TurnEnded) -> None:
         passed(state, e)
-        ps: PirateState = state.ext[EXT]
+        ps = pirate(state)
         ps.built = set()
         ps.moved = False
 
@@ -108,7 +108,7 @@ class PirateIslands(Module[State, None]):
     }
     drawing = staticmethod(drawing)
 
-    def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
+    def create(self, created: dict[str, object], params: None, dealer: Dealer) -> None:
         if created["map"] != MAP:
             raise RulesetError(f"{self.name} is played on its own map {MAP!r}, "
                                f"not {created['map']!r} (pirate_islands.board.map)")

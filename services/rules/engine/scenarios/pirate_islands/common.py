@@ -8,14 +8,15 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Final
+from typing import Final
 
-from mypy_extensions import mypyc_attr
+import msgspec
 
 from events.events import Event
 from services.rules.engine.board import Board
 from services.rules.engine.geometry import Hex
 from services.rules.engine.modstate import StateKey
+from services.rules.engine.scenarios.pirate_islands.state import PirateState
 from services.rules.engine.state import State
 
 EXT = "pirate-islands"
@@ -51,10 +52,10 @@ class Places:
     all_lanes: frozenset[int]
 
 
-def _extra() -> dict[str, Any]:
+def _extra() -> dict[str, list[Hex]]:
+    """The map file's `[pirate_islands]` table: the fleet's loop and the main island's hexes."""
     text = (resources.files(MAPS) / f"{MAP}.toml").read_text()
-    extra: dict[str, Any] = tomllib.loads(text)["pirate_islands"]
-    return extra
+    return msgspec.convert(tomllib.loads(text)["pirate_islands"], dict[str, list[Hex]])
 
 
 @lru_cache(maxsize=8)
@@ -77,14 +78,10 @@ def places(board: Board) -> Places:
             lanes=lanes,
             distance=_lane_distance(board, lanes, fortress),
         ))
-    loop = tuple(board.hex_id(_hex(h)) for h in extra["fleet_loop"])
-    main = frozenset(board.hex_id(_hex(h)) for h in extra["main_island"])
+    loop = tuple(board.hex_id(h) for h in extra["fleet_loop"])
+    main = frozenset(board.hex_id(h) for h in extra["main_island"])
     lanes_all = frozenset(e for s in slots for e in s.lanes)
     return Places(tuple(slots), loop, main, lanes_all)
-
-
-def _hex(v: list[int]) -> Hex:
-    return (int(v[0]), int(v[1]))
 
 
 def _lane_distance(board: Board, lanes: frozenset[int], target: int) -> dict[int, int]:
@@ -103,77 +100,6 @@ def _lane_distance(board: Board, lanes: frozenset[int], target: int) -> dict[int
                 dist[w] = dist[v] + 1
                 queue.append(w)
     return dist
-
-
-# Copies start from `PirateState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class PirateState:
-    """The scenario's public state (state.ext[EXT]).
-
-    routes: per seat its ships in route order (the pre-placed one first, the front last);
-    warships: per seat (they are the rear-most ships); strength: per seat its fortress's
-    strength (0: captured); fleet: the fleet's loop index (-1: removed); built: ships built
-    this turn; moved: a ship was moved this turn; looted / throws: chance counters; gold:
-    resources still due per seat; reward: a seat naming its fleet reward, with the seats still
-    to be attacked, the fleet's strength and the roll's total."""
-
-    __slots__ = ("routes", "warships", "strength", "fleet", "built", "moved", "looted",
-                 "throws", "gold", "reward")
-
-    def __init__(self, n: int) -> None:
-        self.routes: list[list[int]] = [[] for _ in range(n)]
-        self.warships = [0] * n
-        self.strength = [FORTRESS_STRENGTH] * n
-        self.fleet = 0
-        self.built: set[int] = set()
-        self.moved = False
-        self.looted = 0
-        self.throws = 0
-        self.gold = [0] * n
-        self.reward: tuple[int, tuple[int, ...], int, int] | None = None
-
-    def copy(self) -> PirateState:
-        c = PirateState.__new__(PirateState)
-        c.routes = [r[:] for r in self.routes]
-        c.warships = self.warships[:]
-        c.strength = self.strength[:]
-        c.fleet = self.fleet
-        c.built = set(self.built)
-        c.moved = self.moved
-        c.looted = self.looted
-        c.throws = self.throws
-        c.gold = self.gold[:]
-        c.reward = self.reward
-        return c
-
-    def dump(self) -> dict[str, Any]:
-        return {
-            "routes": [r[:] for r in self.routes], "warships": self.warships[:],
-            "strength": self.strength[:], "fleet": self.fleet, "built": sorted(self.built),
-            "moved": self.moved, "looted": self.looted, "throws": self.throws,
-            "gold": self.gold[:],
-            "reward": None if self.reward is None else [
-                self.reward[0], list(self.reward[1]), self.reward[2], self.reward[3]],
-        }
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> PirateState:
-        s = PirateState(len(d["warships"]))
-        s.routes = [list(r) for r in d["routes"]]
-        s.warships = list(d["warships"])
-        s.strength = list(d["strength"])
-        s.fleet = int(d["fleet"])
-        s.built = set(d["built"])
-        s.moved = bool(d["moved"])
-        s.looted = int(d["looted"])
-        s.throws = int(d["throws"])
-        s.gold = list(d["gold"])
-        r = d["reward"]
-        s.reward = None if r is None else (int(r[0]), tuple(r[1]), int(r[2]), int(r[3]))
-        return s
 
 
 def pirate(state: State) -> PirateState:

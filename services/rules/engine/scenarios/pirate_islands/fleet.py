@@ -32,6 +32,7 @@ from services.rules.engine.scenarios.pirate_islands.common import (
     places,
     seats_from,
 )
+from services.rules.engine.scenarios.pirate_islands.state import FleetReward
 from services.rules.engine.state import Rules, State
 
 
@@ -108,22 +109,23 @@ def loot(state: State, seat: int, dealer: Dealer) -> list[Event]:
 
 def choose_reward(state: State, cmd: ChooseFleetReward, dealer: Dealer) -> list[Event]:
     ps = pirate(state)
-    if ps.reward is None or ps.reward[0] != cmd.seat:
+    reward = ps.reward
+    if reward is None or reward.seat != cmd.seat:
         raise reject("base.turn.not_your_turn", "no fleet reward is due to you")
     r = state.rules.vocab.resource_index[cmd.resource]
     if state.bank[r] <= 0:
         raise reject("base.trade.bank_short", f"the bank has no {cmd.resource}")
-    seat, remaining, strength, total = ps.reward
     scratch = state.copy()
-    taken: list[Event] = [FleetRewardTaken(seat=seat, resource=cmd.resource)]
+    taken: list[Event] = [FleetRewardTaken(seat=reward.seat, resource=cmd.resource)]
     apply(scratch, taken)
-    return taken + attacks(scratch, state.current, list(remaining), strength, total, dealer)
+    return taken + attacks(scratch, state.current, list(reward.remaining), reward.strength,
+                           reward.total, dealer)
 
 
 def prompt_reward(state: State) -> list[Prompt]:
-    ps = pirate(state)
-    assert ps.reward is not None
-    seat = ps.reward[0]
+    reward = pirate(state).reward
+    assert reward is not None
+    seat = reward.seat
     options: list[Command] = [
         ChooseFleetReward(seat=seat, resource=name)
         for name, left in zip(RESOURCES, state.bank, strict=False) if left > 0
@@ -155,13 +157,14 @@ def evolve_looted(state: State, e: FleetLooted) -> None:
 
 
 def evolve_reward_due(state: State, e: FleetRewardDue) -> None:
-    pirate(state).reward = (e.seat, e.remaining, e.strength, e.total)
+    pirate(state).reward = FleetReward(seat=e.seat, remaining=e.remaining, strength=e.strength,
+                                       total=e.total)
     state.phase = REWARD
 
 
 def evolve_reward_taken(state: State, e: FleetRewardTaken) -> None:
     ps = pirate(state)
-    total = ps.reward[3] if ps.reward is not None else 0
+    total = ps.reward.total if ps.reward is not None else 0
     ps.reward = None
     r = state.rules.vocab.resource_index[e.resource]
     state.players[e.seat].hand[r] += 1

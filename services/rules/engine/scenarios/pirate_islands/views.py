@@ -3,7 +3,7 @@ due), the redaction of the fleet's loot, and the scenario's marks on a drawn boa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 import msgspec
 
@@ -14,7 +14,22 @@ from services.rules.engine.scenarios.pirate_islands.common import pirate, places
 from services.rules.engine.state import State
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class PirateView(TypedDict):
+    """What every seat sees of the scenario (`view["ext"]["pirate-islands"]`)."""
+
+    fleet: int | None  # the fleet's hex (None: removed)
+    fleet_index: int  # its index in `loop` (-1: removed)
+    loop: list[int]
+    routes: list[list[int]]
+    warships: list[int]
+    fortresses: list[int]
+    strength: list[int]
+    sites: list[int]
+    gold: list[int]
+    reward: int | None  # the seat naming its fleet reward
+
+
+def view_ext(state: State, seat: int | None) -> PirateView:
     ps = pirate(state)
     pl = places(state.board)
     return {
@@ -27,7 +42,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "strength": ps.strength[:],
         "sites": [pl.slots[s].site for s in range(state.n)],
         "gold": ps.gold[:],
-        "reward": None if ps.reward is None else ps.reward[0],
+        "reward": None if ps.reward is None else ps.reward.seat,
     }
 
 
