@@ -5,7 +5,8 @@ traders-and-barbarians.md §10.2)."""
 from __future__ import annotations
 
 from events.events import ModuleSpec
-from services.rules.engine.scenarios.traders_and_barbarians.common import EXT, TradersState
+from services.rules.engine.scenarios.traders_and_barbarians.common import EXT
+from services.rules.engine.scenarios.traders_and_barbarians.state import TradersState
 from services.rules.engine.testing import Table
 
 TB = ModuleSpec(name="traders-and-barbarians")

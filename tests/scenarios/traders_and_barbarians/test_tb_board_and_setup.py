@@ -22,7 +22,7 @@ from tb_helpers import (
 from events.commands import BuildRoad, BuildSettlement, PlaceSettlement, RollDice
 from events.events import DiceRolled
 from services.rules.engine import chance_outcomes, initial_state, new_game, pending
-from services.rules.engine.scenarios.traders_and_barbarians.common import places
+from services.rules.engine.scenarios.traders_and_barbarians.common import new_turn, places
 from services.rules.engine.state import CITY, SETUP
 from services.rules.engine.testing import Table
 
@@ -162,7 +162,7 @@ def test_traders_and_barbarians_roll_reroll_many_rolls_never_show_2_or_12() -> N
     seen = set()
     for _ in range(200):
         t.turn_of(0, rolled=False)
-        t.state.ext["traders-and-barbarians"].new_turn()
+        new_turn(tb(t))
         events = t.when(RollDice(seat=0))
         rolled = next(e for e in events if isinstance(e, DiceRolled))
         seen.add(rolled.d1 + rolled.d2)

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, Protocol
-
-from mypy_extensions import mypyc_attr
+from typing import Final, Protocol
 
 from events.events import GameCreated
 from services.rules.engine.board import Board
@@ -26,6 +24,7 @@ from services.rules.engine.scenarios.traders_and_barbarians.data import (
     START_GOLD,
     TRADE_HEXES,
 )
+from services.rules.engine.scenarios.traders_and_barbarians.state import TradersState
 from services.rules.engine.state import NO_ONE, State
 
 EXT = NAME
@@ -35,74 +34,12 @@ BARBARIAN = "traders_and_barbarians.barbarian"  # a barbarian is to be relocated
 SEVEN, KNIGHT, DRIVE_OFF = "seven", "knight", "drive_off"
 
 
-# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
-TRADERS_FIELDS = ("gold", "wagon", "level", "cargo", "delivered", "stacks", "barbarians",
-                  "mp", "moving", "over", "second", "grain_paid", "tried", "buys",
-                  "pending", "pending_barbarian", "resume", "draws", "throws", "built")
-
-
-# Copies start from `TradersState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class TradersState:
-    """Per-seat gold, wagons and commodities; the stacks; the barbarians; the turn's wagon."""
-
-    __slots__ = TRADERS_FIELDS
-
-    def __init__(self, seats: int, barbarians: list[int]) -> None:
-        self.gold = [START_GOLD] * seats
-        self.wagon = [NO_ONE] * seats  # the vertex each wagon stands on
-        self.level = [1] * seats  # the face-up wagon card
-        self.cargo = [""] * seats  # the commodity carried ("" : none)
-        self.delivered = [[0] * len(COMMODITIES) for _ in range(seats)]
-        self.stacks = [[STACKS[t].get(c, 0) for c in COMMODITIES] for t in TRADE_HEXES]
-        self.barbarians = barbarians  # the path (edge) of each barbarian
-        # The turn's wagon part: MP left in the current movement, whether it has begun, whether
-        # the current movement ended at a plaza, whether a second movement is due.
-        self.mp = 0
-        self.moving = False
-        self.over = False
-        self.second = False
-        self.grain_paid = False
-        self.tried = [False] * BARBARIANS  # drive-off tries this turn, per barbarian
-        self.buys = 0  # gold purchases this turn
-        self.pending = ""  # why a barbarian is being relocated (SEVEN, KNIGHT, DRIVE_OFF)
-        self.pending_barbarian = NO_ONE  # the driven-off barbarian
-        self.resume = ""  # the phase a Knight's relocation returns to
-        self.draws = 0  # commodity draws so far (chance keys)
-        self.throws = 0  # drive-off throws so far (chance keys)
-        self.built = (NO_ONE, NO_ONE)  # (seat, vertex) of the last building placed
-
-    def copy(self) -> TradersState:
-        t = TradersState.__new__(TradersState)
-        for name in TRADERS_FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, list | tuple):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-                if name == "built":
-                    value = (value[0], value[1])
-            setattr(t, name, value)
-        return t
-
-    def dump(self) -> dict[str, Any]:
-        return {name: getattr(self.copy(), name) for name in TRADERS_FIELDS}
-
-    @staticmethod
-    def load(data: dict[str, Any]) -> TradersState:
-        t = TradersState.__new__(TradersState)
-        for name in TRADERS_FIELDS:
-            value = data[name]
-            # `built` is a pair (JSON gives a list, which a compiled class refuses).
-            setattr(t, name, (value[0], value[1]) if name == "built" else value)
-        return t.copy()
-
-    def new_turn(self) -> None:
-        self.mp = 0
-        self.moving = self.over = self.second = self.grain_paid = False
-        self.tried = [False] * BARBARIANS
-        self.buys = 0
+def new_turn(t: TradersState) -> None:
+    """The turn's wagon part, drive-off tries and gold purchases start afresh."""
+    t.mp = 0
+    t.moving = t.over = t.second = t.grain_paid = False
+    t.tried = [False] * BARBARIANS
+    t.buys = 0
 
 
 class NeutralToll(Protocol):
@@ -123,8 +60,17 @@ def tb(state: State) -> TradersState:
 
 
 def init(state: State, created: GameCreated) -> TradersState:
-    board = state.board
-    return TradersState(state.n, [board.parse_edge(e) for e in BARBARIAN_START])
+    n = state.n
+    return TradersState(
+        gold=[START_GOLD] * n,
+        wagon=[NO_ONE] * n,
+        level=[1] * n,
+        cargo=[""] * n,
+        delivered=[[0] * len(COMMODITIES) for _ in range(n)],
+        stacks=[[STACKS[t].get(c, 0) for c in COMMODITIES] for t in TRADE_HEXES],
+        barbarians=[state.board.parse_edge(e) for e in BARBARIAN_START],
+        tried=[False] * BARBARIANS,
+    )
 
 
 # --- the board's trade places ---------------------------------------------------------------

@@ -4,7 +4,7 @@ robber, no Longest Road, and its victory points and target."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from events.commands import BuyDevelopmentCard, Command, EndTurn, PlayKnight
 from events.events import DiceRolled, Event, SettlementBuilt, TurnEnded
@@ -52,6 +52,7 @@ from services.rules.engine.scenarios.traders_and_barbarians.common import (
     TRADERS,
     WAGON,
     init,
+    new_turn,
     tb,
 )
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
@@ -90,7 +91,24 @@ def wagon_phase_refusal(state: State, command: Command) -> str | None:
     return None
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class TradersView(TypedDict):
+    """What every seat sees of the scenario (`view["ext"]["traders-and-barbarians"]`)."""
+
+    gold: list[int]
+    wagons: list[int]
+    levels: list[int]
+    cargo: list[str]
+    delivered: list[dict[str, int]]  # per seat, by commodity
+    stacks: dict[str, dict[str, int]]  # by trade hex, by commodity
+    barbarians: list[int]
+    movement_points: int
+    moving: bool
+    grain_paid: bool
+    gold_buys: int
+    trade_gold: list[int] | None  # the open offer's gold (currency.open_offer_gold)
+
+
+def view_ext(state: State, seat: int | None) -> TradersView:
     """Everything of the scenario is public (chance-and-hidden-information.md §14.10)."""
     t = tb(state)
     return {
@@ -132,7 +150,7 @@ def wrap_turn_end(rules: Rules) -> None:
 
     def evolve(state: State, e: TurnEnded) -> None:
         ended(state, e)
-        tb(state).new_turn()
+        new_turn(tb(state))
 
     rules.evolve_with(TurnEnded, evolve, wraps=True)
 
