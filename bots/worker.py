@@ -41,6 +41,7 @@ from services.protocol import (
     prompts_key,
     stop_on_sigterm,
 )
+from services.runtime import loop
 from services.store.connect import connect, is_cluster
 from services.store.keys import PARTITIONS, commands_key, partition
 from services.store.streams import Entry, GroupReader
@@ -230,4 +231,4 @@ def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:
                 await leave(redis, f"bots:{pool}", worker.consumer)
             await redis.aclose()
 
-    asyncio.run(main())
+    loop.run(main())

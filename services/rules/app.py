@@ -27,6 +27,7 @@ from services.protocol import beat, leave
 from services.rules import failover
 from services.rules.config import ServiceConfig
 from services.rules.service import RulesService
+from services.runtime import loop
 from services.store.connect import connect, fails_over, is_cluster, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
 from services.store.streams import Entry, GroupReader, read_group
@@ -153,7 +154,8 @@ def build_app(
         if raw_mode:
             tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms,
                                                           watch.reread)))
-        log.info("rules service started", consumer=name, partitions=PARTITIONS)
+        log.info("rules service started", consumer=name, partitions=PARTITIONS,
+                 loop=type(asyncio.get_running_loop()).__module__)
 
     @app.on_shutdown
     async def stop_background() -> None:
@@ -292,4 +294,4 @@ async def _every(seconds: float, fn: Any) -> None:
 
 def run(url: str, **kwargs: Any) -> None:
     app = build_app(url, **kwargs)
-    asyncio.run(app.run())
+    loop.run(app.run())
