@@ -31,7 +31,6 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from structlog.contextvars import bound_contextvars
 
 from events.auth import MAC_FIELD, turn_key, verify
 from events.codec import Codec, CodecError
@@ -43,6 +42,7 @@ from services.rules.config import ServiceConfig
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.repository import GameRepository, GameSlot
+from services.runtime.logging import command_context
 from services.store.keys import check_id, dlq_key, partition, pool_of_stream, seat_scope
 
 log = structlog.get_logger("hexlog.rules")
@@ -145,8 +145,8 @@ class Intake:
             env = msgspec.structs.replace(env, default=False)
         # Every line logged while this command is judged carries its ids (JSON logs: one
         # command followed from the gateway or the bot through here to its events).
-        with bound_contextvars(command_id=env.command_id, game_id=env.game_id,
-                               partition=partition(env.game_id), seat=seat):
+        with command_context(command_id=env.command_id, game_id=env.game_id,
+                             partition=partition(env.game_id), seat=seat):
             async with slot.lock:
                 await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
 

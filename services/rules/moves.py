@@ -243,8 +243,8 @@ class MovePipeline:
 def forfeited_move(slot: GameSlot) -> CommandEnvelope | None:
     """The default move of a forfeited seat, if one must act now."""
     state = slot.state
-    if state.finished:
-        return None
+    if state.finished or FORFEIT not in slot.controllers:
+        return None  # (asked after every command: most games have no forfeited seat)
     prompts = pending(state)
     if not prompts:
         return None

@@ -41,6 +41,9 @@ class GameSlot:
     deadline_ms: int
     prompted: str = ""  # the deadline-set member of the open prompt
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The last turn key made (seat, version, key): the prompt's key is the one its answer is
+    # checked with, so each command's HMAC derivation is done once, not twice.
+    last_key: tuple[int, int, bytes] | None = field(default=None, repr=False)
 
     @property
     def version(self) -> int:
@@ -49,9 +52,16 @@ class GameSlot:
     def key(self, seat: int, version: int) -> bytes | None:
         """The turn key that signs `seat`'s commands on `version` (-1: the referee), or None
         when that seat has no credential here."""
+        last = self.last_key
+        if last is not None and last[0] == seat and last[1] == version:
+            return last[2]
         credential = self.referee if seat < 0 else (
             self.credentials[seat] if 0 <= seat < len(self.credentials) else "")
-        return turn_key(credential, self.game_id, seat, version) if credential else None
+        if not credential:
+            return None
+        key = turn_key(credential, self.game_id, seat, version)
+        self.last_key = (seat, version, key)
+        return key
 
 
 CATCH_UP_MAX = 64  # events; beyond, a reload from the snapshot folds less

@@ -125,6 +125,7 @@ class RulesService:
         self.codec = codec()
         self.pools: set[str] = set()
         self.pools_read_at = 0.0
+        self._streams: tuple[frozenset[str], list[str]] | None = None
         self.on_streams_changed: Callable[[list[str]], None] | None = None
         self.guard = StreamGuard(redis)
         self.repo = GameRepository(self.store, config.snapshot_every, config.games_in_memory)
@@ -152,9 +153,13 @@ class RulesService:
         return await self.repo.slot(game_id)
 
     def command_streams(self) -> list[str]:
-        """The requesters' streams and every known pool's stream, for each of our partitions."""
-        return [commands_key(p, source) for p in self.partitions
-                for source in [*REQUESTERS, *sorted(self.pools)]]
+        """The requesters' streams and every known pool's stream, for each of our partitions
+        (made again only when the pools change: the reader asks before every read)."""
+        pools = frozenset(self.pools)
+        if self._streams is None or self._streams[0] != pools:
+            self._streams = (pools, [commands_key(p, source) for p in self.partitions
+                                     for source in [*REQUESTERS, *sorted(pools)]])
+        return self._streams[1]
 
     async def prepare(self) -> None:
         """Create the streams and their consumer groups before any subscriber starts

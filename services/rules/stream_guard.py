@@ -54,6 +54,8 @@ class StreamGuard:
 
     def readable(self, streams: Iterable[str]) -> list[str]:
         """The streams to read now: all but those set aside whose pause has not run out."""
+        if not self.set_aside:  # (the usual case, asked before every read)
+            return list(streams)
         now = time.monotonic()
         return [s for s in streams if s not in self.set_aside or self.set_aside[s].until <= now]
 
@@ -66,6 +68,8 @@ class StreamGuard:
 
     def recovered(self, streams: Iterable[str]) -> None:
         """Streams that were just read without an error are back."""
+        if not self.set_aside:
+            return
         for stream in streams:
             if self.set_aside.pop(stream, None) is not None:
                 log.info("command stream readable again", stream=stream)

@@ -1,6 +1,8 @@
 """structlog set-up for every hexlog process: JSON lines in production, a readable console
 format when stderr is a terminal. Context (game_id, command_id, version, seat) is passed as
-keyword arguments on each call, so every line carries it."""
+keyword arguments on each call, so every line carries it; the rules service also sets the ids
+of the command it judges once (`command_context`), and every line logged meanwhile carries
+them."""
 
 from __future__ import annotations
 
@@ -8,9 +10,42 @@ import io
 import logging
 import os
 import sys
+from contextvars import ContextVar, Token
 from typing import TextIO, cast
 
 import structlog
+from structlog.typing import EventDict, WrappedLogger
+
+_COMMAND: ContextVar[dict[str, object] | None] = ContextVar("hexlog_command", default=None)
+
+
+class command_context:  # noqa: N801  (used like a function: `with command_context(...)`)
+    """The ids of the command being judged, on every line logged inside the `with` (this task
+    and the tasks it starts). One context variable set and reset per command: structlog's
+    `bound_contextvars` sets one per key, through a generator, and the rules service enters
+    this for every command."""
+
+    __slots__ = ("fields", "token")
+
+    def __init__(self, **fields: object) -> None:
+        self.fields = fields
+        self.token: Token[dict[str, object] | None] | None = None
+
+    def __enter__(self) -> None:
+        self.token = _COMMAND.set(self.fields)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.token is not None:
+            _COMMAND.reset(self.token)
+
+
+def merge_command_context(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+    """A structlog processor: the ids `command_context` set (a call's own keywords win)."""
+    fields = _COMMAND.get()
+    if fields:
+        for key, value in fields.items():
+            event.setdefault(key, value)
+    return event
 
 
 class CurrentStderr(io.TextIOBase):
@@ -49,6 +84,7 @@ def configure(level: str | None = None, json_lines: bool | None = None) -> None:
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            merge_command_context,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
