@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from services.render.places import Places
+from services.render.places import Places, command_places, place_kind
 
 Json = dict[str, Any]
 RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
@@ -46,6 +46,12 @@ WORDS: dict[str, Word] = {
     "stop": Word(("StopRoadBuilding",), help="stop road building"),
     "accept": Word(("AcceptTrade",), help="accept the trade offered to you"),
     "reject": Word(("RejectTrade",), help="reject the trade offered to you"),
+    # Pirate Islands: a ship's path is a label like any other, out at sea too.
+    "ship": Word(("BuildShip",), ("edge",), "ship P: a ship on path P (Pirate Islands)"),
+    "sail": Word(("MoveShip",), ("ship", "to"),
+                 "sail P Q: your route's front ship from path P to path Q (Pirate Islands)"),
+    "attack": Word(("AttackFortress",), ("fortress",),
+                   "attack C: your pirate fortress on corner C (Pirate Islands)"),
 }
 TEXT_WORDS = {
     "trade": "trade G R: give G at your best harbour ratio for one R",
@@ -111,23 +117,27 @@ def parse(text: str, prompt: Json | None, seat: int, places: Places | None = Non
     if len(args) > len(word.fields) or (word.fields and not args and word.fields[0] != "victim"):
         raise MoveError(f"Usage: {usage(word)}.")
     values: Json = {}
+    command_type = kind(word, prompt)
     for name, value in zip(word.fields, args, strict=False):
-        values[name] = place_value(name, value, word, places)
-    return matched({"type": kind(word, prompt), "seat": seat, **values}, prompt)
+        values[name] = place_value(name, value, word, places, command_type)
+    return matched({"type": command_type, "seat": seat, **values}, prompt)
 
 
-def place_value(name: str, value: str, word: Word, places: Places | None) -> int:
-    """A field's value: a seat or an id as a number, a place by its label."""
+def place_value(name: str, value: str, word: Word, places: Places | None,
+                command_type: str = "") -> int:
+    """A field's value: a seat or an id as a number, a place by its label (a field names a
+    corner, a path or a hex by its name or by its command's: services/render/places.py)."""
     if value.isdigit():
         return int(value)
-    what = PLACE_WORDS.get(name)
-    if what is None:
+    place = place_kind(command_type, name)
+    what = PLACE_WORDS.get(place or "")
+    if place is None or what is None:
         raise MoveError(f"The {name} is a seat number, not `{value}`: {usage(word)}.")
     if places is None:
         raise MoveError(f"`{value.upper()}` names no {what} yet (the board comes with the first "
                         f"prompt): {usage(word)}.")
     found = places.labels.find(value)
-    if found is None or found[0] != name:
+    if found is None or found[0] != place:
         raise MoveError(f"`{value.upper()}` is not a {what} of this board: {usage(word)}; the picture "
                         "with your prompt marks the ones you may take.")
     return found[1]
@@ -201,12 +211,13 @@ def bundle(args: list[str]) -> dict[str, int]:
     return out
 
 
-def label(places: Places | None, field: str, value: Any) -> str:
+def label(places: Places | None, field: str, value: Any, command_type: str = "") -> str:
     """A field's value as a person types it: a place's label, else the value."""
-    if places is None or not isinstance(value, int) or field not in PLACE_WORDS:
+    place = place_kind(command_type, field)
+    if places is None or not isinstance(value, int) or place is None:
         return str(value)
     names = {"vertex": places.labels.vertices, "edge": places.labels.edges,
-             "hex": places.labels.hexes}[field]
+             "hex": places.labels.hexes}[place]
     return names[value] if 0 <= value < len(names) else str(value)
 
 
@@ -227,9 +238,9 @@ def words_of(command: Json, places: Places | None) -> str:
 
 
 def targets(command: Json) -> list[tuple[str, int]]:
-    """The places a command names (its `vertex`, `edge`, `hex`), for the prompt's picture."""
-    return [(f, int(command[f])) for f in PLACE_WORDS
-            if isinstance(command.get(f), int) and command[f] >= 0]
+    """The places a command names (its `vertex`, `edge`, `hex`, and a module command's own
+    place fields: a ship's path), for the prompt's picture."""
+    return command_places(command)
 
 
 def describe(command: Json, places: Places | None = None) -> str:
@@ -237,7 +248,7 @@ def describe(command: Json, places: Places | None = None) -> str:
     t = command.get("type", "?")
     for name, word in WORDS.items():
         if t in word.types:
-            values = [label(places, f, command[f]) for f in word.fields
+            values = [label(places, f, command[f], t) for f in word.fields
                       if command.get(f) is not None]
             return " ".join([name, *values])
     if t == "MaritimeTrade":
@@ -248,6 +259,6 @@ def describe(command: Json, places: Places | None = None) -> str:
         return f"monopoly {command['resource']}"
     if t == "PlayYearOfPlenty":
         return "plenty " + " ".join(command["resources"])
-    fields = ", ".join(f"{k}={label(places, k, v)}" for k, v in command.items()
+    fields = ", ".join(f"{k}={label(places, k, v, t)}" for k, v in command.items()
                        if k not in ("type", "seat"))
     return f"{t}({fields})"

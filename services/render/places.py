@@ -19,6 +19,7 @@ mountains" (a hex), "the 6 forest / 8 hills / 3:1 harbor corner", "the 6 forest 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -92,6 +93,52 @@ def labels_of(topo: Topology) -> Labels:
         a, b = topo.edge_vertices[e]
         edge_label[e] = f"{vertex_label[a]}-{vertex_label[b]}"
     return Labels(tuple(hex_label), tuple(vertex_label), tuple(edge_label))
+
+
+# The command fields that name a place, beyond `vertex`, `edge` and `hex` (a field's name
+# alone says it there): a module command's own names, by its type.
+MODULE_PLACE_FIELDS: dict[str, dict[str, str]] = {
+    "MoveShip": {"ship": "edge", "to": "edge"},
+    "AttackFortress": {"fortress": "vertex"},
+    "RelocateByTreason": {"source": "hex", "target": "hex"},
+    "MarchKnight": {"source": "edge", "target": "edge"},
+    "MarchForeignKnight": {"target": "edge"},
+    "MoveBarbarianByTokens": {"source": "hex", "target": "hex"},
+}
+PLACE_KINDS = ("vertex", "edge", "hex")
+
+
+def place_kind(command_type: str, name: str) -> str | None:
+    """`"vertex"`, `"edge"` or `"hex"` when field `name` of a `command_type` names a place."""
+    if name in PLACE_KINDS:
+        return name
+    return MODULE_PLACE_FIELDS.get(command_type, {}).get(name)
+
+
+def command_places(command: Mapping[str, object]) -> list[tuple[str, int]]:
+    """The places a command (as JSON: `type` and its fields) names: (kind, id) in field order
+    (a field of -1, a supply or no place, names none)."""
+    t = str(command.get("type", ""))
+    out = []
+    for name, value in command.items():
+        kind = place_kind(t, name)
+        if kind is not None and isinstance(value, int) and not isinstance(value, bool) \
+                and value >= 0:
+            out.append((kind, value))
+    return out
+
+
+def nameable(board: Board) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """The hexes, corners and paths a move can name on `board` (what `--labels` writes): the
+    land's, each hex centre (a plaza), and every path a module's map marks (a ship lane out at
+    sea, a river's bridge site)."""
+    topo = board.topo
+    hexes = frozenset(topo.land_hexes)
+    vertices = frozenset(v for v in range(len(topo.vertices))
+                         if topo.vertex_is_land[v] or topo.vertices[v][0] == topo.vertices[v][2])
+    marked = frozenset(e for es in board.edge_features.values() for e in es)
+    edges = frozenset(e for e in range(topo.n_edges) if topo.edge_is_land[e]) | marked
+    return hexes, vertices, edges
 
 
 class Places:

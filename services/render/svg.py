@@ -23,9 +23,11 @@ from typing import Any
 from events.prompts import PlayerView, View
 from events.types import Resource
 from services.render import symbols
+from services.render.label_layout import Box, Wanted, around, place
 from services.render.narrate import COLORS
-from services.render.places import labels_of
+from services.render.places import Labels, labels_of, nameable
 from services.rules.engine import score
+from services.rules.engine.board import Topology
 from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
 
@@ -118,47 +120,104 @@ class Target:
 
 
 def labels_layer(state: State, *, every: bool = False, targets: Sequence[Target] = ()) -> str:
-    """The places' labels: with `every`, each hex, corner and path a move can name; each of
-    `targets` as a bright tag (what a prompt offers)."""
+    """The places' labels: with `every`, each hex, corner and path a move can name
+    (places.nameable: the land's and the paths a module's map marks, ship lanes at sea
+    included); each of `targets` as a bright tag (what a prompt offers). A label sits at its
+    place unless a piece, a symbol, a token, a harbor or another label is there: then it moves
+    the least it takes (services/render/label_layout.py)."""
     if not every and not targets:
         return ""
     topo = state.board.topo
     names = labels_of(topo)
     vpos = _vertex_positions(state)
     centres = [hex_centre(*h) for h in topo.hexes]
+    by_letter = {names.hexes[h]: centres[h] for h in range(len(topo.hexes))}
+
+    def toward(text: str, x: float, y: float) -> tuple[float, float]:
+        letter = text.rstrip("0123456789-").split("-")[0].rstrip("0123456789")
+        return by_letter.get(letter, (x, y))
+
+    # (x, y, text, size, class, ink, paper, attributes): targets first, they matter most.
+    wanted: list[tuple[float, float, str, float, str, str, str, str]] = []
+    for t in targets:
+        x, y, text = _place_of(t.place, t.site, names, topo, vpos, centres)
+        wanted.append((x, y, text, 11, "target", "#000000", "#ffeb3b",
+                       f' data-place="{t.place}" data-site="{t.site}"'))
+    if every:
+        hexes, vertices, edges = nameable(state.board)
+        for h in sorted(hexes):
+            cx, cy = centres[h]
+            wanted.append((cx - SIZE * 0.42, cy - SIZE * 0.42, names.hexes[h], 12, "hex-label",
+                           "#12263f", "#ffffff", ""))
+        for v in sorted(vertices):
+            x, y = vpos[v]
+            wanted.append((x, y, names.vertices[v], 8, "vertex-label", "#1a237e", "#ffffff",
+                           ""))
+        for e in sorted(edges):
+            x, y, text = _place_of("edge", e, names, topo, vpos, centres)
+            wanted.append((x, y, text, 7, "edge-label", "#37474f", "#eceff1", ""))
+    asks = []
+    for x, y, text, size, *_ in wanted:
+        tx, ty = toward(text, x, y)
+        asks.append(Wanted(x, y, *_label_size(text, size), tx, ty))
+    spots = place(asks, _obstacles(state, vpos, centres))
     doc = _Doc()
     doc.add('<g class="labels">')
-    if every:
-        for h in range(len(topo.hexes)):
-            if topo.hex_is_land[h]:
-                cx, cy = centres[h]
-                doc.add(_label(cx - SIZE * 0.42, cy - SIZE * 0.42, names.hexes[h], 12,
-                               "hex-label", "#12263f", "#ffffff"))
-        for e, (a, b) in enumerate(topo.edge_vertices):
-            if topo.edge_is_land[e] and a in vpos and b in vpos:
-                x = (vpos[a][0] + vpos[b][0]) / 2
-                y = (vpos[a][1] + vpos[b][1]) / 2
-                doc.add(_label(x, y, names.edges[e], 7, "edge-label", "#37474f", "#eceff1"))
-        for v in range(len(topo.vertices)):
-            if topo.vertex_is_land[v] or topo.vertices[v][0] == topo.vertices[v][2]:
-                x, y = vpos[v]
-                doc.add(_label(x, y, names.vertices[v], 8, "vertex-label", "#1a237e", "#ffffff"))
-    for t in targets:
-        if t.place == "hex":
-            x, y = centres[t.site]
-            y -= SIZE * 0.5
-            text = names.hexes[t.site]
-        elif t.place == "vertex":
-            x, y = vpos[t.site]
-            text = names.vertices[t.site]
-        else:
-            a, b = topo.edge_vertices[t.site]
-            x, y = (vpos[a][0] + vpos[b][0]) / 2, (vpos[a][1] + vpos[b][1]) / 2
-            text = names.edges[t.site]
-        doc.add(_label(x, y, text, 11, "target", "#000000", "#ffeb3b",
-                       f' data-place="{t.place}" data-site="{t.site}"'))
+    for spot, (_, _, text, size, cls, ink, paper, extra) in zip(spots, wanted, strict=True):
+        doc.add(_label(spot.x, spot.y, text, size * spot.scale, cls, ink, paper, extra))
     doc.add("</g>")
     return "".join(doc.parts)
+
+
+def _place_of(place: str, site: int, names: Labels, topo: Topology,
+              vpos: Mapping[int, tuple[float, float]],
+              centres: Sequence[tuple[float, float]]) -> tuple[float, float, str]:
+    """Where a place's label wants to sit (a hex's above its token, a corner's on it, a
+    path's at its middle), and the label."""
+    if place == "hex":
+        x, y = centres[site]
+        return x, y - SIZE * 0.5, names.hexes[site]
+    if place == "vertex":
+        x, y = vpos[site]
+        return x, y, names.vertices[site]
+    a, b = topo.edge_vertices[site]
+    return (vpos[a][0] + vpos[b][0]) / 2, (vpos[a][1] + vpos[b][1]) / 2, names.edges[site]
+
+
+def _label_size(text: str, size: float) -> tuple[float, float]:
+    """A label's box: its bold text and a little paper around it."""
+    return text_width(text, size, True) + 4, size + 3
+
+
+def _obstacles(state: State, vpos: Mapping[int, tuple[float, float]],
+               centres: Sequence[tuple[float, float]]) -> list[Box]:
+    """What a label must not cover: buildings, module symbols, number tokens, harbors and the
+    robber (roads and ships' lanes are paths: a path's own label sits on it)."""
+    out: list[Box] = []
+    for v, owner in enumerate(state.vertex_owner):
+        if owner != NO_ONE:
+            x, y = vpos[v]
+            out.append(Box(x - 11, y - 17, x + 11, y + 8) if state.vertex_level[v] == CITY
+                       else Box(x - 8, y - 11, x + 8, y + 7))
+    board = state.board
+    for h, numbers in enumerate(board.hex_numbers):
+        if numbers:  # a round token: a cross of two boxes leaves its corners free
+            out += [around(*centres[h], 30, 20), around(*centres[h], 20, 30)]
+    if 0 <= state.robber < len(centres):
+        cx, cy = centres[state.robber]
+        out.append(Box(cx + 9, cy - 21, cx + 23, cy + 8))
+    for hb in board.harbors:
+        x, y = _harbor_spot(hb.sea, hb.land)
+        half = _harbor_half(hb.kind)
+        out.append(Box(x - half, y - 10, x + half, y + 9))
+    sketch = _SvgSketch(_Doc(), state, vpos, centres)
+    for spec in state.rules.modules:
+        drawing = MODULES[spec.name].drawing
+        if drawing is not None:
+            sketch.module = spec.name
+            drawing(state, sketch)
+    out += sketch.boxes
+    return out
 
 
 def _label(x: float, y: float, text: str, size: float, cls: str, ink: str, paper: str,
@@ -297,22 +356,36 @@ def _token(doc: _Doc, cx: float, cy: float, numbers: tuple[int, ...]) -> None:
 def _harbors(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]]) -> None:
     board = state.board
     for hb in board.harbors:
-        sx, sy = hex_centre(*hb.sea)
-        lx, ly = hex_centre(*hb.land)
-        x, y = sx - 0.05 * (lx - sx), sy - 0.05 * (ly - sy)  # out at sea: buildings stay clear
+        x, y = _harbor_spot(hb.sea, hb.land)
         edge = board.edge_id(hb.sea, hb.land)
         for v in board.topo.edge_vertices[edge]:
             vx, vy = vpos[v]
             doc.add(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{vx:.1f}" y2="{vy:.1f}" '
                     f'stroke="#f5f5dc" stroke-width="3" stroke-dasharray="4 3"/>')
         # The resource's own name (as the bank and hands say it); the box fits the label.
-        label = "3:1" if hb.kind == "3:1" else f"2:1 {hb.kind}"
-        half = 3.3 * len(label) + 6
+        label = _harbor_label(hb.kind)
+        half = _harbor_half(hb.kind)
         doc.add(f'<g class="harbor" data-kind="{escape(hb.kind)}"><rect x="{x - half:.1f}" '
                 f'y="{y - 10:.1f}" width="{2 * half:.1f}" height="19" rx="6" fill="#f5f5dc" '
                 f'stroke="#4e342e"/>'
                 f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle">'
                 f'{escape(label)}</text></g>')
+
+
+def _harbor_spot(sea: tuple[int, int], land: tuple[int, int]) -> tuple[float, float]:
+    """A harbor's tag: out at sea, a little past the sea hex's centre (buildings stay clear)."""
+    sx, sy = hex_centre(*sea)
+    lx, ly = hex_centre(*land)
+    return sx - 0.05 * (lx - sx), sy - 0.05 * (ly - sy)
+
+
+def _harbor_label(kind: str) -> str:
+    return "3:1" if kind == "3:1" else f"2:1 {kind}"
+
+
+def _harbor_half(kind: str) -> float:
+    """Half the width of a harbor's tag (it fits the label)."""
+    return 3.3 * len(_harbor_label(kind)) + 6
 
 
 def _roads(doc: _Doc, state: State, vpos: dict[int, tuple[float, float]], mark: Highlight) -> None:
@@ -360,12 +433,13 @@ class _SvgSketch:
     """A module's marks as symbols (services/render/symbols.py): a bridge, a wagon, a knight …
     at a vertex, an edge's middle or a hex; the kinds drawn are kept for the legend."""
 
-    def __init__(self, doc: _Doc, state: State, vpos: dict[int, tuple[float, float]],
-                 centres: list[tuple[float, float]]) -> None:
+    def __init__(self, doc: _Doc, state: State, vpos: Mapping[int, tuple[float, float]],
+                 centres: Sequence[tuple[float, float]]) -> None:
         self.doc, self.topo, self.vpos, self.centres = doc, state.board.topo, vpos, centres
         self.module = ""
         self.used: dict[str, str] = {}  # kind → legend text
         self.river_edges: list[int] = []
+        self.boxes: list[Box] = []  # where the symbols are (labels keep clear of them)
 
     def mark(self, place: str, site: int, text: str) -> None:
         if place == "hex":
@@ -392,6 +466,7 @@ class _SvgSketch:
         self.used.setdefault(found.kind if found.kind != "tag" else f"tag:{text}", legend)
         if found.kind == "oil" and found.note:
             self.used.setdefault("disaster", symbols.LEGEND["disaster"])
+        self.boxes.append(symbols.extent(found.kind, x, y, found.note))
         seat_attr = f' data-seat="{seat}"' if seat is not None else ""
         self.doc.add(f'<g class="mark symbol" data-kind="{found.kind}" data-place="{place}" '
                      f'data-site="{site}"{seat_attr}><title>{escape(text)}</title>'

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
+from services.render.label_layout import Box
+
 # kind → what the legend says about it
 LEGEND: dict[str, str] = {
     "settlement": "settlement (1 VP), in its owner's colour",
@@ -194,8 +196,9 @@ def draw(kind: str, x: float, y: float, fill: str, stroke: str, note: str = "") 
                 + (f'<text x="{x:.1f}" y="{y + 1:.1f}" font-size="8" font-weight="bold" '
                    f'text-anchor="middle" fill="{stroke}">{n.upper()}</text>' if note else ""))
     if kind == "trade-hex":
-        return (f'<rect x="{x - 16:.1f}" y="{y - 7:.1f}" width="32" height="14" rx="3" '
-                f'fill="#6d4c41" stroke="#3e2723"/>'
+        half = _trade_half(note)
+        return (f'<rect x="{x - half:.1f}" y="{y - 7:.1f}" width="{2 * half:.1f}" height="14" '
+                f'rx="3" fill="#6d4c41" stroke="#3e2723"/>'
                 f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" font-weight="bold" '
                 f'text-anchor="middle" fill="#fff">{escape(note.split()[0])} left</text>')
     if kind == "castle":
@@ -256,3 +259,35 @@ def draw(kind: str, x: float, y: float, fill: str, stroke: str, note: str = "") 
     return (f'<rect x="{x - width / 2:.1f}" y="{y - 8:.1f}" width="{width:.1f}" height="15" '
             f'rx="4" fill="#fffde7" stroke="#333" opacity="0.92"/>'
             f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="10" text-anchor="middle">{n}</text>')
+
+
+# Half-width, top and bottom (from the centre) of each symbol `draw` makes, for what must keep
+# clear of it; a kind not named here fits in 13 px around its centre.
+_EXTENT: dict[str, tuple[float, float, float]] = {
+    "bridge-site": (9, -3, 3), "bridge": (11, -4, 4), "barbarian": (7, -9, 8),
+    "barbarians": (15, -13, 8), "wagon": (9, -7, 8),
+    "castle": (12, -7, 9), "knight": (7, -8, 10), "foreign-knight": (7, -8, 10),
+    "fleet": (13, -12, 9), "fortress": (10, -7, 9), "lair-site": (7, -7, 7),
+    "warship": (9, -9, 6), "ship": (9, -9, 6), "fish": (12, -6, 6), "lake": (12, -6, 6),
+    "boot": (10, -10, 7), "metropolis": (7, -15, 9), "destroyed": (26, -9, 9),
+    "camel": (9, -8, 6),
+}
+
+
+def extent(kind: str, x: float, y: float, note: str = "") -> Box:
+    """The box a symbol drawn at (x, y) covers."""
+    if kind == "oil":
+        right = 29.0 if note else 9.0
+        return Box(x - 9, y - 11, x + right, y + 7)
+    if kind == "trade-hex":
+        return Box(x - _trade_half(note), y - 7, x + _trade_half(note), y + 7)
+    if kind == "tag":
+        half = (6.5 * len(note) + 8) / 2
+        return Box(x - half, y - 8, x + half, y + 7)
+    half, top, bottom = _EXTENT.get(kind, (13, -13, 13))
+    return Box(x - half, y + top, x + half, y + bottom)
+
+
+def _trade_half(note: str) -> float:
+    """Half the width of a trade hex's tag: "9 left" fits 32 px, each more digit 7 more."""
+    return 16 + 3.5 * max(0, len(note.split()[0]) - 1) if note else 16

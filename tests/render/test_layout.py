@@ -13,6 +13,7 @@ from typing import Any
 from rule_games import played_game
 
 from services.render.page import replay_page
+from services.render.picture import picture
 from services.render.replay import Viewer
 
 # Per text of the picture: its box, the box of what holds it (the rect drawn first in its
@@ -107,6 +108,68 @@ def test_no_text_leaves_its_box_or_overlaps_another(browser: Any, tmp_path: Path
             assert ("winner" in result) == (version == last), (version, result)
             # The board's picture fills its area: no band of more than a tenth of it below.
             assert m["board"]["b"] - m["svg"]["b"] < 0.1 * (m["board"]["b"] - m["board"]["y"]), m
+        assert not found, found[:20]
+    finally:
+        page.close()
+
+
+# The `--labels` picture: each label's box, and what it must not cover (buildings, module
+# symbols, harbors, the robber; tokens as circles).
+MEASURE_LABELS = """() => {
+  const svg = document.querySelector('svg');
+  const r = b => ({x: b.left, y: b.top, r: b.right, b: b.bottom});
+  const boxes = sel => [...svg.querySelectorAll(sel)].map(e => r(e.getBoundingClientRect()));
+  const labels = [...svg.querySelectorAll('g.labels > g')].map(g => ({
+    text: g.textContent, box: r(g.querySelector('rect').getBoundingClientRect())}));
+  const tokens = [...svg.querySelectorAll('g.token > circle')].map(c => {
+    const b = c.getBoundingClientRect();
+    return {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2, r: b.width / 2};
+  });
+  return {labels, tokens, pieces: [
+    ...boxes('polygon.settlement, polygon.city').map(b => ['building', b]),
+    ...boxes('g.mark').map(b => ['symbol', b]),
+    ...boxes('g.harbor > rect').map(b => ['harbor', b]),
+    ...boxes('g.robber').map(b => ['robber', b])]};
+}"""
+
+
+def covers_circle(box: dict[str, float], c: dict[str, float]) -> bool:
+    nearest_x = min(max(c["x"], box["x"]), box["r"])
+    nearest_y = min(max(c["y"], box["y"]), box["b"])
+    return (nearest_x - c["x"]) ** 2 + (nearest_y - c["y"]) ** 2 < (c["r"] - SLACK) ** 2
+
+
+def label_problems(m: dict[str, Any]) -> list[str]:
+    found = []
+    labels = m["labels"]
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if overlap(a["box"], b["box"]):
+                found.append(f"label {a['text']} overlaps label {b['text']}")
+        for kind, box in m["pieces"]:
+            if overlap(a["box"], box):
+                found.append(f"label {a['text']} covers a {kind}")
+        for c in m["tokens"]:
+            if covers_circle(a["box"], c):
+                found.append(f"label {a['text']} covers a number token")
+    return found
+
+
+def test_the_labels_picture_keeps_each_label_clear(browser: Any, rule_system: str) -> None:
+    """`hexlog render --labels`: at the first, a middle and the last version, every text stays
+    in its box and clear of the others, and no label covers another, a building, a module's
+    symbol, a number token, a harbor or the robber."""
+    record = played_game(rule_system)
+    page = browser.new_page(viewport={"width": 1600, "height": 1200})
+    try:
+        found: list[str] = []
+        for version in (1, record.version // 2, record.version):
+            svg = picture(record, version, Viewer(), labels=True)
+            page.set_content(f'<html><body style="margin:0"><div id="board">{svg}</div>'
+                             "</body></html>")
+            texts = page.evaluate(MEASURE)
+            found += [f"v{version}: {p}" for p in problems(texts) if "page text" not in p]
+            found += [f"v{version}: {p}" for p in label_problems(page.evaluate(MEASURE_LABELS))]
         assert not found, found[:20]
     finally:
         page.close()

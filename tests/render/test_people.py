@@ -13,7 +13,7 @@ from rule_games import RULE_SYSTEMS, played_game
 
 from services.render.narrate import Context, narrate
 from services.render.picture import picture, picture_of
-from services.render.places import labels_of, unreadable_places
+from services.render.places import labels_of, nameable, unreadable_places
 from services.render.replay import Viewer, fold_to, render
 from services.rules.engine import evolve, initial_state, score
 from services.rules.engine.modules import MODULES
@@ -111,9 +111,14 @@ def test_every_place_has_one_label_and_the_labels_picture_draws_them(game: Any) 
     root = ET.fromstring(picture(game, None, Viewer(), labels=True))
     drawn = {cls: {"".join(g.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == cls}
              for cls in ("hex-label", "vertex-label", "edge-label")}
-    assert drawn["hex-label"] == {names.hexes[h] for h in topo.land_hexes}
+    hexes, vertices, edges = nameable(state.board)
+    assert drawn["hex-label"] == {names.hexes[h] for h in hexes}
+    assert drawn["vertex-label"] == {names.vertices[v] for v in vertices}
     assert drawn["vertex-label"] >= {names.vertices[v] for v in topo.land_vertices}
-    assert drawn["edge-label"] == {names.edges[e] for e in topo.land_edges}
+    assert drawn["edge-label"] == {names.edges[e] for e in edges}
+    assert drawn["edge-label"] >= {names.edges[e] for e in topo.land_edges}
+    for lanes in state.board.edge_features.values():  # ship lanes at sea, bridge sites
+        assert drawn["edge-label"] >= {names.edges[e] for e in lanes}
     plain = ET.fromstring(picture(game, None, Viewer()))
     assert not [g for g in plain.iter(f"{SVG}g") if g.get("class") == "labels"]
 
