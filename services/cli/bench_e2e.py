@@ -296,6 +296,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     start = time.perf_counter()
 
     running: list[str] = []
+    stall_s = getattr(args, "stall_s", None) or STALL_S
 
     async def one(i: int, shown: CountProgress) -> None:
         nonlocal done
@@ -309,10 +310,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
                 seed=hashlib.sha256(f"e2e:{args.seed}:{i}".encode()).hexdigest(), turn_limit=1000,
                 deadline_ms=10_000,
             ))
-            meta_key = game_keys(game_id).meta
-            while (await redis.hget(meta_key, "status")) != b"finished":
-                await asyncio.sleep(0.05)
-            versions.append(int(await redis.hget(meta_key, "version") or 0))
+            versions.append(await wait_finished(redis, game_id, stall_s))
             running.remove(game_id)
             finished.append(game_id)
             done += 1
@@ -378,6 +376,33 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
         "valkey_stream_kb_per_game": streams / 1024 / (args.games + idle["idle_games"]),
         **idle,
     }
+
+
+STALL_S = 120.0  # a game with no new event for this long is stuck (a bot's deadline is 10 s)
+
+
+async def wait_finished(redis: Redis, game_id: str, stall_s: float = STALL_S,
+                        poll_s: float = 0.05) -> int:
+    """The game's last version once it has finished. A game whose version stays the same for
+    `stall_s` (no command and no deadline's default move: a service down or wedged) ends the
+    benchmark with an error that says so, instead of a wait for ever."""
+    meta_key = game_keys(game_id).meta
+    seen, since = -1, time.monotonic()
+    while True:
+        status, raw = await redis.hmget(meta_key, ["status", "version"])
+        version = int(raw or 0)
+        if status == b"finished":
+            return version
+        now = time.monotonic()
+        if version != seen:
+            seen, since = version, now
+        elif now - since > stall_s:
+            state = (status.decode(errors="replace") if isinstance(status, bytes)
+                     else str(status or "no meta"))
+            raise CliError(f"bench e2e: game {game_id} is stuck: no new event for {stall_s:.0f} "
+                           f"s (at version {version}, {state}); the services' logs say why "
+                           f"({processes.log_dir()})")
+        await asyncio.sleep(poll_s)
 
 
 async def idle_games(redis: Redis, client: Client, args: argparse.Namespace, made: list[str],
