@@ -25,6 +25,7 @@ from events.types import Resource
 from services.render import symbols
 from services.render.label_layout import Box, Wanted, around, place
 from services.render.narrate import COLORS
+from services.render.phases import phase_words
 from services.render.places import Labels, labels_of, nameable
 from services.rules.engine import score
 from services.rules.engine.board import Topology
@@ -623,7 +624,7 @@ def _panel(doc: _Doc, seen: View, state: State, x0: float, top: float, height: f
     for chunk in fit(title, inner, size, True)[:2]:
         doc.add(_text(x, y, chunk, size, "bold", "title"))
         y += size + 5
-    lines = [(f"version {seen.version} · turn {seen.turn} · {seen.phase.replace('_', ' ')}", 11, ""),
+    lines = [(f"version {seen.version} · turn {seen.turn} · {phase_words(seen.phase)}", 11, ""),
              (f"last roll {seen.last_roll or '–'} · target {seen.vp_target} VP", 11, "")]
     if seen.finished:
         winner = "no winner" if seen.winner is None else f"winner: {seen.players[seen.winner].name}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from events.prompts import View
 from services.render.narrate import COLORS, cards
+from services.render.phases import phase_words
 from services.rules.engine.geometry import corners, edge_endpoints
 from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
@@ -212,6 +213,6 @@ def players_table(view: View) -> str:
 
 def status_line(view: View, who: str) -> str:
     roll = f"last roll {view.last_roll}" if view.last_roll else "no roll yet"
-    state = "finished" if view.finished else f"{view.phase}, seat {view.current} to act"
+    state = "finished" if view.finished else f"{phase_words(view.phase)}, seat {view.current} to act"
     return (f"version {view.version} · turn {view.turn} · {state} · {roll} · bank {cards(view.bank)} "
             f"· dev deck {view.dev_deck} · as {who}")
