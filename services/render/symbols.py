@@ -291,3 +291,47 @@ def extent(kind: str, x: float, y: float, note: str = "") -> Box:
 def _trade_half(note: str) -> float:
     """Half the width of a trade hex's tag: "9 left" fits 32 px, each more digit 7 more."""
     return 16 + 3.5 * max(0, len(note.split()[0]) - 1) if note else 16
+
+
+COMMODITIES = {"s": "sand", "t": "tools", "g": "glass", "m": "marble"}
+
+
+def words(found: Symbol, who: Callable[[int], str]) -> str:
+    """A symbol in the words of its legend, for a text with no pictures (`who` names a seat):
+    "bridge of ann (Red)", "wagon of bob (Blue) carrying tools", "fishing ground on 4"."""
+    kind, note = found.kind, found.note
+    owner = f" of {who(found.seat)}" if found.seat is not None else ""
+    number = note.split()[0] if note else ""
+    if kind == "tag":
+        return note
+    if kind == "wagon":
+        load = COMMODITIES.get(note.lower(), note)
+        return f"wagon{owner}" + (f" carrying {load}" if load else "")
+    if kind == "trade-hex":
+        return f"trade hex, {number} commodities left to load"
+    if kind == "barbarians":
+        return f"{number} barbarians landed (3 conquer)"
+    if kind == "fortress":
+        return f"pirate fortress{owner}, strength {note}"
+    if kind == "fish":
+        return f"fishing ground on {note}"
+    if kind == "oil":
+        return "oil spring" + (f" with the disaster marker at {note}" if note else "")
+    if kind == "destroyed":
+        return f"hex lost to a disaster (number {number})" if number else "hex lost to a disaster"
+    name = NAMES.get(kind) or LEGEND[kind].split(":")[0].split(",")[0].split(" (")[0]
+    return f"{name}{owner}"
+
+
+# A symbol's name where its legend's first words say more than the name.
+NAMES = {"bridge-site": "open bridge site", "lair-site": "pirate island settlement site",
+         "ship": "ship", "camel": "camel", "foreign-knight": "knight of no seat"}
+
+
+def short(found: Symbol) -> str:
+    """A symbol in a word or two, where a text board has room for them (a hex's lower line)."""
+    number = found.note.split()[0] if found.note else ""
+    return {"fleet": "fleet", "fish": f"fish {number}", "lake": "lake", "boot": "boot",
+            "oil": f"oil {found.note}".strip(), "destroyed": f"lost {number}".strip(),
+            "castle": "castle", "barbarians": f"{number} barb.", "trade-hex": f"{number} left",
+            "tag": found.note}.get(found.kind, "*")

@@ -15,6 +15,11 @@ to their side: `3:1`, `2:1 ore`. The sea between the islands of a Seafarers map 
             rr    \   /     \   /     \   /     \
           .   FLD   .   HIL   .   PAS   .   HIL   .
 
+A module's marks (a bridge, a wagon, the pirate fleet …) are written in words where a hex has
+room ("fleet", "fish 4") and as `*` at a corner or a path; under the board each is listed in
+the words of the picture's legend with its places' labels ("ship of ann (Red): paths AJ3-4,
+AK4-5"), so the board needs no decoder.
+
 Only public facts come from the state (pieces, robber); hands and cards come from a `View`,
 which already hides what the reader may not see.
 """
@@ -22,8 +27,10 @@ which already hides what the reader may not see.
 from __future__ import annotations
 
 from events.prompts import View
+from services.render import symbols
 from services.render.narrate import COLORS, cards
 from services.render.phases import phase_words
+from services.render.places import labels_of
 from services.rules.engine.geometry import corners, edge_endpoints
 from services.rules.engine.modules import MODULES
 from services.rules.engine.state import CITY, NO_ONE, State
@@ -98,27 +105,58 @@ def render_board(state: State) -> str:
     for spec in state.rules.modules:  # each module draws its own pieces and marks
         drawing = MODULES[spec.name].drawing
         if drawing is not None:
+            sketch.module = spec.name
             drawing(state, sketch)
-    return canvas.text()
+    return canvas.text() + sketch.listed()
 
 
 class _Sketch:
-    """Where a module's marks go: a vertex's corner, an edge's middle, a hex's lower line."""
+    """A module's marks: on the board a word where a hex has room for one ("fleet", "fish
+    4"), a `*` at a corner or a path's middle; under the board each in words with its place's
+    label ("ship of ann (Red): paths AJ3-4, AK4-5"), as the picture's legend names them."""
 
     def __init__(self, canvas: Canvas, state: State, vpos: dict[int, tuple[int, int]]) -> None:
         self.canvas, self.topo, self.vpos = canvas, state.board.topo, vpos
+        self.names, self.labels = state.names, labels_of(state.board.topo)
+        self.module = ""
+        self.where: dict[str, dict[str, list[str]]] = {}  # words → place kind → labels
+
+    def who(self, seat: int) -> str:
+        name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+        return f"{name} ({COLORS[seat % len(COLORS)]})"
 
     def mark(self, place: str, site: int, text: str) -> None:
+        found = symbols.read(self.module, place, text)
+        label = {"hex": self.labels.hexes, "vertex": self.labels.vertices,
+                 "edge": self.labels.edges}[place]
+        if 0 <= site < len(label):
+            kinds = self.where.setdefault(symbols.words(found, self.who), {})
+            kinds.setdefault(place, []).append(label[site])
         if place == "hex":
+            word = symbols.short(found)
             cx, cy = centre(self.topo.hexes[site])
-            self.canvas.put(cx - len(text) // 2, cy + 2, text)
+            self.canvas.put(cx - len(word) // 2, cy + 2, word)
             return
         ends = (site,) if place == "vertex" else self.topo.edge_vertices[site]
         points = [self.vpos[v] for v in ends if v in self.vpos]
         if points:
             x = sum(p[0] for p in points) // len(points)
             y = sum(p[1] for p in points) // len(points)
-            self.canvas.put(x - len(text) // 2, y, text)
+            self.canvas.put(x, y, "*")
+
+    def listed(self) -> str:
+        """The marks in words, one line a kind: what it is, then where."""
+        if not self.where:
+            return ""
+        lines = [f"  {what}: " + "; ".join(
+                     f"{PLACE_NAMES[kind][len(labels) > 1]} {', '.join(labels)}"
+                     for kind, labels in kinds.items())
+                 for what, kinds in self.where.items()]
+        return "\n\non the board (* where a corner or a path holds one):\n" + "\n".join(lines)
+
+
+PLACE_NAMES = {"hex": ("hex", "hexes"), "vertex": ("corner", "corners"),
+               "edge": ("path", "paths")}
 
 
 def _draw_edge(canvas: Canvas, p: tuple[int, int], q: tuple[int, int], owner: int) -> None:
@@ -155,35 +193,20 @@ def _edge(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], tupl
     return (a, b) if a < b else (b, a)
 
 
-# What each module's marks on the text board mean (its `drawing` hook writes them).
-MARKS = {
-    "rivers": "~ a bridge site; Bn a bridge of seat n",
-    "traders-and-barbarians": "X a barbarian; @ns the wagon of seat n carrying s (sand, "
-                              "tools, glass, marble); 'k left' the commodities left on a "
-                              "trade hex",
-    "barbarian-attack": "castle the castle; Bn n barbarians on a coastal hex (! when they "
-                        "conquer); Kn a knight of seat n; KF the knight of no seat",
-    "pirate-islands": "FLEET the pirate fleet; Fs:n the fortress of seat s, strength n; "
-                      "sites a settlement site of seat s; Ws a warship, ss a ship of seat s",
-    "fishermen": "fish n a fishing ground on number n; lake the lake; boot the old boot",
-    "oil-springs": "oil an oil spring (the first with the disaster marker k/max); M a "
-                   "metropolis; Xn the n-th hex lost to a disaster",
-    "caravans": "C a camel",
-}
-
-
 def legend(state: State) -> str:
     seats = [f"{LETTERS[s % len(LETTERS)].lower()}/{LETTERS[s % len(LETTERS)]} "
              f"{state.names[s]} ({COLORS[s % len(COLORS)]})" for s in range(state.n)]
     extra = [f"{LETTERS[o % len(LETTERS)].lower()} neutral {o}"
              for o in range(state.n, len(state.players))]
     return ("pieces: settlement/city by seat letter, roads as the lower-case letter; "
-            "(R) robber; . empty corner\n  " + "; ".join(seats + extra)
+            "(R) robber; . empty corner; * a module's piece (listed under the board)"
+            "\n  " + "; ".join(seats + extra)
             + "\nplaces: hexes A, B … row by row; corner F4 is corner 4 of hex F (1 at the top, "
               "clockwise); path F2-3 joins corners 2 and 3 of hex F (`hexlog render GAME "
               "--labels` draws them)"
-            + "".join(f"\n{spec.name}: {MARKS[spec.name]}" for spec in state.rules.modules
-                      if spec.name in MARKS))
+            + "".join(f"\n{spec.name}: {'; '.join(symbols.LEGEND[k] for k in kinds)}"
+                      for spec in state.rules.modules
+                      if (kinds := symbols.MODULE_KINDS.get(spec.name))))
 
 
 def players_table(view: View) -> str:
