@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from events.events import ModuleSpec
-from services.rules.engine.scenarios.fishermen.common import KINDS, START_SUPPLY, FishState, fish
+from services.rules.engine.scenarios.fishermen.common import KINDS, START_SUPPLY, fish
+from services.rules.engine.scenarios.fishermen.state import FishState
+from services.rules.engine.scenarios.fishermen.waters import Waters, waters
 from services.rules.engine.state import NO_ONE, State
 from services.rules.engine.testing import Table
 
@@ -22,6 +24,11 @@ def table(seats: int = 3, variants: Sequence[str] = (), setup: bool = False,
 
 def fx(t: Table | State) -> FishState:
     return fish(t.state if isinstance(t, Table) else t)
+
+
+def waters_of(t: Table | State) -> Waters:
+    """The game's grounds and lake (fixed for the game)."""
+    return waters(t.state if isinstance(t, Table) else t)
 
 
 def give_fish(t: Table, seat: int, *values: int) -> None:
@@ -44,7 +51,7 @@ def clear_fish(t: Table) -> None:
 
 def ground(t: Table, number: int) -> tuple[int, tuple[int, ...]]:
     """The fishing ground with this number: its hex and its three vertices."""
-    for h, n, vs in fx(t).waters.grounds:
+    for h, n, vs in waters_of(t).grounds:
         if n == number:
             return h, vs
     raise AssertionError(f"no ground numbered {number}")

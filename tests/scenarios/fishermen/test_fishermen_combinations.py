@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from fishermen_helpers import FISHERMEN, check_fish_conserved, fx, give_fish, table
+from fishermen_helpers import FISHERMEN, check_fish_conserved, fx, give_fish, table, waters_of
 
 from events.catan_for_two import DiscardKnight, ForceTrade, TradeTokensGained
 from events.commands import MoveRobber, PlaceSettlement, RollDice
@@ -69,7 +69,7 @@ def test_fishermen_event_cards_robber_flees_with_the_robber_already_off_does_not
 
 def test_fishermen_event_cards_fish_are_drawn_for_the_cards_number() -> None:
     t = table(variants=["event-cards"])
-    h, n, vertices = next(g for g in fx(t).waters.grounds if g[1] == 5)
+    h, n, vertices = next(g for g in waters_of(t).grounds if g[1] == 5)
     t.place(1, vertices[0])
     t.turn_of(0, rolled=False)
     t.script("eventdeck", (5, "none"))

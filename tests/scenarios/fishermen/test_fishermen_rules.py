@@ -14,6 +14,7 @@ from fishermen_helpers import (
     give_fish,
     ground,
     table,
+    waters_of,
 )
 
 from events.commands import (
@@ -82,10 +83,19 @@ def of(events: list[object], kind: type) -> list:  # type: ignore[type-arg]
 # --- 6.2 the board --------------------------------------------------------------------------
 
 
+def test_fishermen_waters_are_worked_out_once_per_game_and_shared_by_copies() -> None:
+    t = table()
+    copy = t.state.copy()
+    assert waters_of(copy) is waters_of(t)  # not copied with the state
+    assert fx(copy).grounds == fx(t).grounds
+    assert [(h, n) for h, n, _ in waters_of(t).grounds] == list(
+        zip(fx(t).grounds[::2], fx(t).grounds[1::2], strict=True))
+
+
 def test_fishermen_board_lake_replaces_the_desert_has_no_token_and_yields_on_2_3_11_12() -> None:
     t = table()
     board = t.state.board
-    lake = fx(t).waters.lake
+    lake = waters_of(t).lake
     assert board.hex_terrain[lake] == "lake"
     assert "desert" not in board.hex_terrain
     assert board.hex_number[lake] == 0 or board.hex_numbers[lake] == (2, 3, 11, 12)
@@ -130,7 +140,7 @@ def test_fishermen_board_grounds_lie_on_frame_indices_with_shuffled_numbers_and_
     t = table()
     topo = t.state.board.topo
     harbor_seas = {hb.sea for hb in t.state.board.harbors}
-    for h, _, vertices in fx(t).waters.grounds:
+    for h, _, vertices in waters_of(t).grounds:
         assert topo.hexes[h] not in harbor_seas
         land_edges = [e for e in topo.hex_edges[h] if topo.edge_is_land[e]]
         assert len(land_edges) == 2
@@ -158,8 +168,8 @@ def test_fishermen_tokens_production_a_settlement_draws_one_and_a_city_two() -> 
 
 def test_fishermen_tokens_production_the_lake_yields_on_2_3_11_12_unless_the_robber_is_on_it() -> None:
     t = table()
-    lake = fx(t).waters.lake
-    t.place(0, fx(t).waters.lake_vertices[0])
+    lake = waters_of(t).lake
+    t.place(0, waters_of(t).lake_vertices[0])
     for total in (2, 3, 11, 12):
         t.turn_of(0, rolled=False)
         assert len(of(roll(t, total), FishDrawn)) == 1
@@ -183,7 +193,7 @@ def test_fishermen_tokens_production_grounds_are_sea_and_never_blocked_by_the_ro
 def test_fishermen_tokens_setup_the_second_settlement_at_a_ground_or_the_lake_draws_one() -> None:
     t = table(seats=2, setup=False)
     _, ground_vertices = ground(t, 8)
-    lake_vertex = fx(t).waters.lake_vertices[3]
+    lake_vertex = waters_of(t).lake_vertices[3]
     topo = t.state.board.topo
 
     def place(seat: int, v: int) -> list[object]:
@@ -192,14 +202,14 @@ def test_fishermen_tokens_setup_the_second_settlement_at_a_ground_or_the_lake_dr
         return events
 
     assert of(place(0, ground_vertices[0]), FishDrawn) == []  # the first settlement: nothing
-    plain = next(v for v in topo.land_vertices if v not in fx(t).waters.fishing_vertices
+    plain = next(v for v in topo.land_vertices if v not in waters_of(t).fishing_vertices
                  and all(t.state.vertex_owner[u] == NO_ONE for u in (v, *topo.vertex_neighbours[v]))
                  and topo.vertex_is_coastal[v])
     assert of(place(1, plain), FishDrawn) == []
     t.script("fish", 2)
     drawn = of(place(1, lake_vertex), FishDrawn)  # seat 1's second settlement
     assert [(e.seat, e.fish) for e in drawn] == [(1, 2)]
-    far = next(v for v in topo.land_vertices if v not in fx(t).waters.fishing_vertices
+    far = next(v for v in topo.land_vertices if v not in waters_of(t).fishing_vertices
                and all(t.state.vertex_owner[u] == NO_ONE for u in (v, *topo.vertex_neighbours[v])))
     assert of(place(0, far), FishDrawn) == []
     assert t.state.phase == ROLL
@@ -443,8 +453,8 @@ def test_fishermen_robber_enter_on_the_next_seven_on_any_land_hex_the_lake_inclu
     [prompt] = pending(t.state)
     hexes = {o.hex for o in prompt.options if isinstance(o, MoveRobber)}
     assert hexes == set(t.state.board.topo.land_hexes)
-    t.when(MoveRobber(seat=0, hex=fx(t).waters.lake))
-    assert t.state.robber == fx(t).waters.lake
+    t.when(MoveRobber(seat=0, hex=waters_of(t).lake))
+    assert t.state.robber == waters_of(t).lake
 
 
 def test_fishermen_robber_enter_a_knight_brings_it_back_after_fish_took_it_off() -> None:

@@ -17,8 +17,9 @@ from services.rules.engine.scenarios.fishermen.common import (
     FISH_DISCOUNT,
     MAP,
     TWO_PLAYER_START,
-    FishState,
+    starting_fish,
 )
+from services.rules.engine.scenarios.fishermen.state import FishState
 from services.rules.engine.state import Rules, State
 from services.rules.engine.variants.catan_for_two.common import TOKENS_KEY
 
@@ -40,8 +41,7 @@ def start_with_two(
     """With two players, the fish stock starts smaller (TWO_PLAYER_START)."""
 
     def init_with_start(state: State, created: GameCreated) -> FishState:
-        fish = init(state, created)
-        return FishState(fish.waters, state.n, TWO_PLAYER_START)
+        return starting_fish(init(state, created).grounds, state.n, TWO_PLAYER_START)
 
     return init_with_start
 

@@ -38,14 +38,19 @@ from services.rules.engine.scenarios.fishermen.common import (
     LAKE,
     MAP,
     NAME,
-    NO_FISH,
     RETURN,
-    FishState,
     fish,
+    starting_fish,
 )
 from services.rules.engine.scenarios.fishermen.narration import NARRATION
+from services.rules.engine.scenarios.fishermen.state import FishState
 from services.rules.engine.scenarios.fishermen.views import redact_drawn, referee_ext, view_ext
-from services.rules.engine.scenarios.fishermen.waters import keep_lake_inland, lay_grounds, waters
+from services.rules.engine.scenarios.fishermen.waters import (
+    grounds,
+    keep_lake_inland,
+    lay_grounds,
+    waters,
+)
 from services.rules.engine.state import NO_ONE, Rules, State
 
 MAPS = __name__ + ".maps"
@@ -54,16 +59,17 @@ __all__ = ["EXT", "MODULE", "FishState", "fish"]
 
 
 def init(state: State, created: GameCreated) -> FishState:
-    return FishState(waters(state, created), state.n, NO_FISH)
+    return starting_fish(grounds(state, created), state.n)
 
 
 def drawing(state: State, sketch: Sketch) -> None:
     """The grounds and their numbers on the sea, the lake, the boot at a building of its holder."""
     f = fish(state)
-    for h, n, _ in f.waters.grounds:
+    w = waters(state)
+    for h, n, _ in w.grounds:
         sketch.mark("hex", h, f"fish {n}")
-    if f.waters.lake != NO_ONE:
-        sketch.mark("hex", f.waters.lake, "lake")
+    if w.lake != NO_ONE:
+        sketch.mark("hex", w.lake, "lake")
     if f.boot != NO_ONE:
         for v in sorted(state.players[f.boot].settlements | state.players[f.boot].cities)[:1]:
             sketch.mark("vertex", v, "boot")

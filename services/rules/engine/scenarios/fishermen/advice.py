@@ -27,6 +27,7 @@ from events.prompts import Prompt, View
 from events.types import RESOURCES, bundle_to_vector
 from services.rules.engine.advice import Advice, BotSense
 from services.rules.engine.scenarios.fishermen.common import EXT, HAND_LIMIT, RETURN
+from services.rules.engine.scenarios.fishermen.views import FishView
 
 NEAR_LIMIT = HAND_LIMIT - 1
 
@@ -51,7 +52,7 @@ class FishermenAdvice(Advice):
         return min(of(prompt, ReturnFish), key=lambda o: sum(o.tokens), default=None)
 
     def first(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
-        fx = view.ext.get(EXT)
+        fx: FishView | None = view.ext.get(EXT)
         if fx is None:
             return None
         seat = prompt.seat

@@ -4,12 +4,11 @@ public VP. The +1 wraps `win_target`, so it stacks with Harbormaster and `victor
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.commands import Command
 from events.events import Event
 from events.fishermen import OldBootPassed, PassOldBoot
 from services.rules.engine import hook_keys as hk
+from services.rules.engine import hooks
 from services.rules.engine.base.scoring import derive_victory, public_vp
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
@@ -37,10 +36,9 @@ def options(state: State, seat: int, phase: str) -> list[Command]:
     return [PassOldBoot(seat=seat, to=s) for s in receivers(state, seat)]
 
 
-def boot_target(previous: Any) -> Any:
+def boot_target(previous: hooks.SeatNumber[State]) -> hooks.SeatNumber[State]:
     def target(state: State, seat: int) -> int:
-        more: int = previous(state, seat)
-        return more + (1 if fish(state).boot == seat else 0)
+        return previous(state, seat) + (1 if fish(state).boot == seat else 0)
 
     return target
 

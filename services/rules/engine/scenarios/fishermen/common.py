@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Protocol
-
-from mypy_extensions import mypyc_attr
+from typing import Final, Protocol
 
 from events.fishermen import FishAction
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
 from services.rules.engine.ruleset import Capability
-from services.rules.engine.state import MAIN, NO_ONE, State
+from services.rules.engine.scenarios.fishermen.state import FishState
+from services.rules.engine.state import State
 
 EXT = "fishermen"
 NAME = "fishermen"
@@ -63,76 +62,15 @@ register({
 })
 
 
-class Waters:
-    """Where fish come from, fixed for a game: the fishing grounds (sea hex, number, the land
-    vertices that fish there) and the lake (hex, its corners). Shared by every copy."""
-
-    __slots__ = ("grounds", "lake", "lake_vertices", "fishing_vertices")
-
-    def __init__(self, grounds: tuple[tuple[int, int, tuple[int, ...]], ...], lake: int,
-                 lake_vertices: tuple[int, ...]) -> None:
-        self.grounds = grounds
-        self.lake = lake
-        self.lake_vertices = lake_vertices
-        self.fishing_vertices = frozenset(lake_vertices).union(*(vs for _, _, vs in grounds))
-
-
-# Copies start from `FishState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class FishState:
-    """The fish of a game. Token counts are kept by kind (index 0 the boot, 1-3 the fish on
-    a token): the supply (face down), the spent pile (face up) and each seat's hand (hidden
-    values, public count). Nothing here is an order: a draw weights the kinds left."""
-
-    __slots__ = ("waters", "supply", "spent", "hands", "boot", "draws", "due", "resume")
-
-    def __init__(self, waters: Waters, seats: int, start: tuple[int, ...] = NO_FISH) -> None:
-        self.waters = waters
-        self.hands = [list(start) for _ in range(seats)]
-        self.supply = [total - seats * s for total, s in zip(START_SUPPLY, start, strict=True)]
-        self.spent = [0, 0, 0, 0]
-        self.boot = NO_ONE  # the boot's holder
-        self.draws = 0  # tokens drawn so far (chance index "fish:<n>")
-        self.due = [0] * seats  # tokens each seat must give back now
-        self.resume = MAIN  # the phase after the returns
-
-    def copy(self) -> FishState:
-        f = FishState.__new__(FishState)
-        f.waters = self.waters
-        f.supply = self.supply[:]
-        f.spent = self.spent[:]
-        f.hands = [h[:] for h in self.hands]
-        f.boot = self.boot
-        f.draws = self.draws
-        f.due = self.due[:]
-        f.resume = self.resume
-        return f
-
-    def dump(self) -> dict[str, Any]:
-        w = self.waters
-        return {
-            "waters": [[list(g[:2]) + [list(g[2])] for g in w.grounds], w.lake, list(w.lake_vertices)],
-            "supply": self.supply[:], "spent": self.spent[:], "hands": [h[:] for h in self.hands],
-            "boot": self.boot, "draws": self.draws, "due": self.due[:], "resume": self.resume,
-        }
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> FishState:
-        grounds, lake, lake_vertices = d["waters"]
-        waters = Waters(tuple((h, n, tuple(vs)) for h, n, vs in grounds), lake, tuple(lake_vertices))
-        f = FishState.__new__(FishState)
-        f.waters = waters
-        f.supply = list(d["supply"])
-        f.spent = list(d["spent"])
-        f.hands = [list(h) for h in d["hands"]]
-        f.boot = d["boot"]
-        f.draws = d["draws"]
-        f.due = list(d["due"])
-        f.resume = d["resume"]
-        return f
+def starting_fish(grounds: tuple[int, ...], seats: int,
+                  start: tuple[int, ...] = NO_FISH) -> FishState:
+    """The fish at the start: `start` tokens (by kind) in each hand, the rest in the supply."""
+    return FishState(
+        grounds=grounds,
+        supply=[total - seats * s for total, s in zip(START_SUPPLY, start, strict=True)],
+        hands=[list(start) for _ in range(seats)],
+        due=[0] * seats,
+    )
 
 
 class Discount(Protocol):

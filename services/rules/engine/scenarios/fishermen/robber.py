@@ -7,16 +7,16 @@ it has no legal hex (Friendly Robber protecting everyone: "no legal hex" is aske
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from events.commands import MoveRobber
 from events.events import Event
 from events.fishermen import LeaveRobberOff, RobberLeftBoard
 from events.prompts import Prompt
 from services.rules.engine import hook_keys as hk
+from services.rules.engine import hooks
 from services.rules.engine.base.common import require_current
 from services.rules.engine.chance import Dealer
-from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER, ROLL, Rules, State
 
@@ -34,8 +34,11 @@ def leave_off(state: State, cmd: LeaveRobberOff, dealer: Dealer) -> list[Event]:
     return [RobberLeftBoard(seat=cmd.seat, reason="no_legal_hex")]
 
 
-def guarded_move(previous: Handler[State]) -> Handler[State]:
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+MoveHandler = Callable[[State, MoveRobber, Dealer], list[Event]]
+
+
+def guarded_move(previous: MoveHandler) -> MoveHandler:
+    def handler(state: State, cmd: MoveRobber, dealer: Dealer) -> list[Event]:
         if no_legal_hex(state, cmd.seat) and cmd.seat == state.current:
             raise reject("fishermen.friendly_robber.offboard",
                          "the robber has no legal hex: it leaves the board")
@@ -44,14 +47,13 @@ def guarded_move(previous: Handler[State]) -> Handler[State]:
     return handler
 
 
-def offboard_prompt(previous: Any) -> Any:
+def offboard_prompt(previous: hooks.Prompter[State]) -> hooks.Prompter[State]:
     def prompt(state: State) -> list[Prompt]:
         seat = state.current
         if no_legal_hex(state, seat):
             leave = LeaveRobberOff(seat=seat)
             return [Prompt(seat=seat, stage=ROBBER, options=[leave], default=leave)]
-        prompts: list[Prompt] = previous(state)
-        return prompts
+        return previous(state)
 
     return prompt
 

@@ -6,9 +6,8 @@ boot is a kind of its own), and is written into `FishDrawn` / `OldBootDrawn`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
-from typing import Any
 
 from events.commands import PlaceSettlement
 from events.events import Event
@@ -22,9 +21,9 @@ from events.fishermen import (
 )
 from events.prompts import Prompt
 from services.rules.engine import hook_keys as hk
+from services.rules.engine import hooks
 from services.rules.engine.base.setup import brings_resources
 from services.rules.engine.chance import Dealer
-from services.rules.engine.registry import Handler
 from services.rules.engine.rules import reject
 from services.rules.engine.scenarios.fishermen.common import (
     BOOT,
@@ -35,7 +34,10 @@ from services.rules.engine.scenarios.fishermen.common import (
     fish,
     tokens_of,
 )
+from services.rules.engine.scenarios.fishermen.waters import waters
 from services.rules.engine.state import Rules, State
+
+PlaceHandler = Callable[[State, PlaceSettlement, Dealer], list[Event]]
 
 # --- what is owed, and the draws ------------------------------------------------------------
 
@@ -43,7 +45,7 @@ from services.rules.engine.state import Rules, State
 def owed(state: State, total: int) -> list[int]:
     """Tokens each seat is owed for `total`: its buildings' levels on the grounds with that
     number, and on the lake's corners for 2, 3, 11, 12 unless the robber is on the lake."""
-    w = fish(state).waters
+    w = waters(state)
     owner, level, n = state.vertex_owner, state.vertex_level, state.n
     due = [0] * n
     vertices: list[int] = []
@@ -94,11 +96,11 @@ def clockwise(state: State, first: int) -> list[int]:
     return [(first + i) % state.n for i in range(state.n)]
 
 
-def fishing(previous: Any) -> Any:
+def fishing(previous: hooks.ResolveNumber[State]) -> hooks.ResolveNumber[State]:
     """Wrap `resolve_number`: after a number's resources, the fish it brings."""
 
     def resolve(state: State, seat: int, total: int, dealer: Dealer) -> list[Event]:
-        events: list[Event] = list(previous(state, seat, total, dealer))
+        events = list(previous(state, seat, total, dealer))
         if total == 7:
             return events
         due = owed(state, total)
@@ -109,13 +111,13 @@ def fishing(previous: Any) -> Any:
     return resolve
 
 
-def setup_fishing(previous: Handler[State]) -> Handler[State]:
+def setup_fishing(previous: PlaceHandler) -> PlaceHandler:
     """Wrap PlaceSettlement: the second set-up settlement at a ground or the lake draws 1."""
 
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+    def handler(state: State, cmd: PlaceSettlement, dealer: Dealer) -> list[Event]:
         second = brings_resources(state)
         events = list(previous(state, cmd, dealer))
-        if second and cmd.vertex in fish(state).waters.fishing_vertices:
+        if second and cmd.vertex in waters(state).fishing_vertices:
             due = [0] * state.n
             due[cmd.seat] = 1
             events.extend(draw(state, [cmd.seat], due, dealer))
@@ -137,7 +139,7 @@ def held_tokens(hand: list[int], tokens: Sequence[int]) -> bool:
     return all(need[k] <= hand[k] for k in (1, 2, 3))
 
 
-def return_fish(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+def return_fish(state: State, cmd: ReturnFish, dealer: Dealer) -> list[Event]:
     f = fish(state)
     due = f.due[cmd.seat]
     if due == 0:

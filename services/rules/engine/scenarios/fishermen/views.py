@@ -6,10 +6,10 @@ that seat; a spectator sees counts) and the fish a draw brought (`FishDrawn.fish
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from events.events import Event
-from events.fishermen import FishDrawn
+from events.fishermen import FishAction, FishDrawn
 from services.rules.engine.scenarios.fishermen.actions import price
 from services.rules.engine.scenarios.fishermen.common import (
     BOOT,
@@ -18,12 +18,29 @@ from services.rules.engine.scenarios.fishermen.common import (
     fish,
     tokens_of,
 )
+from services.rules.engine.scenarios.fishermen.waters import waters
 from services.rules.engine.state import NO_ONE, State
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class FishView(TypedDict):
+    """What a viewer sees of the fish (`view["ext"]["fishermen"]`)."""
+
+    grounds: list[list[int]]  # [sea hex, number] per fishing ground
+    lake: int | None
+    lake_numbers: list[int]
+    tokens: list[int]  # per seat: how many fish tokens it holds
+    hand: dict[str, int] | None  # the viewer's own tokens: fish ("1", "2", "3") -> count
+    supply: int
+    boot_in_supply: bool
+    spent: dict[str, int]  # fish -> count, face up
+    boot: int | None  # the boot's holder
+    return_due: list[int]
+    prices: dict[FishAction, int]  # the viewer's prices (the list prices for a spectator)
+
+
+def view_ext(state: State, seat: int | None) -> FishView:
     f = fish(state)
-    w = f.waters
+    w = waters(state)
     mine = f.hands[seat] if seat is not None and 0 <= seat < state.n else None
     prices = dict(PRICES)
     if seat is not None and mine is not None:  # a seat's own prices (Catan for Two discount)
@@ -49,6 +66,6 @@ def redact_drawn(e: FishDrawn, seat: int | None) -> Event:
     return FishDrawn(seat=e.seat, fish=None, n=e.n)
 
 
-def referee_ext(state: State) -> dict[str, Any]:
+def referee_ext(state: State) -> dict[str, list[dict[str, int]]]:
     """The referee sees the values of every hand's tokens."""
     return {"hands": [{str(k): h[k] for k in (1, 2, 3)} for h in fish(state).hands]}
