@@ -7,7 +7,8 @@ inland corners). Corner ids come from the board (`corner`), so the tests read by
 from __future__ import annotations
 
 from events.events import ModuleSpec
-from services.rules.engine.scenarios.oil_springs.common import OilState, oil_state
+from services.rules.engine.scenarios.oil_springs.common import oil_state
+from services.rules.engine.scenarios.oil_springs.state import OilState
 from services.rules.engine.testing import Table
 
 OIL = "oil-springs"

@@ -46,6 +46,7 @@ from events.oil_springs import (
 )
 from events.pieces import PieceRemoved
 from services.rules.engine import pending, public_vp, total_vp, view
+from services.rules.engine.scenarios.oil_springs.common import springs
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER
 
 # --- §12.2 the board ----------------------------------------------------------------------
@@ -54,9 +55,10 @@ from services.rules.engine.state import MAIN, NO_ONE, ROBBER
 def test_oil_springs_board_springs_replace_the_terrain_and_produce_only_oil() -> None:
     t = table()
     board = t.state.board
-    springs = {board.hex_name(h): board.hex_numbers[h] for h in ext(t).springs}
-    assert springs == {"(0,0)": (5,), "(2,-2)": (9,), "(2,-1)": (10,)}
-    assert all(board.hex_resource[h] < 0 for h in ext(t).springs)  # no base resource
+    hexes = springs(t.state)
+    assert {board.hex_name(h): board.hex_numbers[h] for h in hexes} == {
+        "(0,0)": (5,), "(2,-2)": (9,), "(2,-1)": (10,)}
+    assert all(board.hex_resource[h] < 0 for h in hexes)  # no base resource
     t.place(1, corner(t, "(2,-1)"), city=True)
     t.turn_of(1, rolled=False)
     t.script("dice", (4, 6))

@@ -46,12 +46,12 @@ from services.rules.engine.scenarios.oil_springs.common import (
     STARTING,
     SUPPLY,
     WIDE_OPEN,
-    OilState,
     oil_state,
 )
 from services.rules.engine.scenarios.oil_springs.disaster import ABANDONED
 from services.rules.engine.scenarios.oil_springs.drawing import draw
 from services.rules.engine.scenarios.oil_springs.narration import NARRATION
+from services.rules.engine.scenarios.oil_springs.state import OilState
 from services.rules.engine.scenarios.oil_springs.view import view_ext
 from services.rules.engine.state import NO_ONE, Rules, State
 
@@ -107,8 +107,7 @@ class OilSprings(Module[State, OilMode]):
         mode = params.oil_mode
 
         def init(state: State, created: GameCreated) -> OilState:
-            springs = [h for h, t in enumerate(state.board.hex_terrain) if t == SPRING]
-            return OilState(state.n, oil, springs, mode)
+            return OilState(oil=oil, mode=mode, sequestered=[0] * state.n)
 
         rules.module_state(OIL_STATE, init, view=view_ext)
         rules.set_hook(hk.ROBBER_HOME, off_the_board)  # the desert is a spring here (§12.9)

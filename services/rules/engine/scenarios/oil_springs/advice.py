@@ -3,13 +3,12 @@ build lacks while the marker has room, and otherwise sequester oil."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.commands import Command
 from events.oil_springs import BuildMetropolis, RefineOil, SequesterOil
 from events.prompts import Prompt, View
 from events.types import RESOURCE_INDEX, bundle_to_vector
 from services.rules.engine.advice import Advice, BotSense, offered
+from services.rules.engine.scenarios.oil_springs.view import OilView
 
 EXT = "oil-springs"
 SAFE_MARKER = 3  # refining past this brings the disaster close: leave it to metropolises
@@ -17,7 +16,7 @@ SAFE_MARKER = 3  # refining past this brings the disaster close: leave it to met
 
 class OilAdvice(Advice):
     def first(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
-        ext: dict[str, Any] | None = view.ext.get(EXT)
+        ext: OilView | None = view.ext.get(EXT)
         if ext is None:
             return None
         metropolis = offered(prompt, BuildMetropolis)

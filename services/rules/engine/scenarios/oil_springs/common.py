@@ -1,14 +1,16 @@
-"""Oil Springs' constants, rule ids and public module state (docs/rules/oil-springs.md §12)."""
+"""Oil Springs' constants, rule ids, the springs and the key of the module state
+(docs/rules/oil-springs.md §12)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from functools import lru_cache
+from typing import Final
 
-from mypy_extensions import mypyc_attr
-
+from services.rules.engine.board import Board
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.rules import register
-from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.scenarios.oil_springs.state import OilState
+from services.rules.engine.state import State
 
 NAME = "oil-springs"
 EXT = "oil-springs"
@@ -65,62 +67,15 @@ register({
 })
 
 
-# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
-OIL_FIELDS = ("oil", "marker", "sequestered", "removed", "champion", "destroyed",
-                 "metropolises", "used", "sequestered_now", "disasters", "pollutions", "mode",
-                 "springs")
+@lru_cache(maxsize=64)
+def _springs(board: Board) -> tuple[int, ...]:
+    return tuple(h for h, t in enumerate(board.hex_terrain) if t == SPRING)
 
 
-# Copies start from `OilState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class OilState:
-    """Public module state. The oil supply is the bank's oil entry; oil in hands is the
-    hands' oil entry (vocab index `oil`)."""
-
-    __slots__ = OIL_FIELDS
-
-    def __init__(self, seats: int, oil: int, springs: list[int], mode: str) -> None:
-        self.oil = oil  # the resource index of oil
-        self.marker = 0  # the disaster marker, 0..5
-        self.sequestered = [0] * seats
-        self.removed = 0  # oil out of the game (polluted springs)
-        self.champion = NO_ONE
-        self.destroyed: list[int] = []  # hexes whose token is on the track, in order
-        self.metropolises: dict[int, int] = {}  # vertex -> owner
-        self.used = False  # oil used this turn
-        self.sequestered_now = False  # oil sequestered this turn
-        self.disasters = 0  # disaster rolls so far (chance index)
-        self.pollutions = 0  # pollution hex draws so far (chance index)
-        self.mode = mode
-        self.springs = springs  # hex ids of the oil springs
-
-    def copy(self) -> OilState:
-        t = OilState.__new__(OilState)
-        for name in OIL_FIELDS:
-            setattr(t, name, getattr(self, name))
-        t.sequestered = self.sequestered[:]
-        t.destroyed = self.destroyed[:]
-        t.metropolises = dict(self.metropolises)
-        return t
-
-    def dump(self) -> dict[str, Any]:
-        out = {name: getattr(self, name) for name in OIL_FIELDS}
-        out["metropolises"] = {str(v): s for v, s in self.metropolises.items()}
-        return out
-
-    @staticmethod
-    def load(d: dict[str, Any]) -> OilState:
-        t = OilState.__new__(OilState)
-        for name in OIL_FIELDS:
-            setattr(t, name, d[name])
-        t.sequestered = list(t.sequestered)
-        t.destroyed = list(t.destroyed)
-        t.springs = list(t.springs)
-        t.metropolises = {int(v): int(s) for v, s in d["metropolises"].items()}
-        return t
+def springs(state: State) -> tuple[int, ...]:
+    """The oil springs' hexes: the board's, fixed for the game, so found once per board and
+    not copied with the state."""
+    return _springs(state.board)
 
 
 def oil_state(state: State) -> OilState:

@@ -29,6 +29,7 @@ from services.rules.engine.scenarios.oil_springs.common import (
     TRACK_SPACES,
     WIN_BONUS,
     oil_state,
+    springs,
 )
 from services.rules.engine.state import CITY, NO_ONE, Rules, State
 
@@ -71,7 +72,7 @@ def pollution(state: State, seat: int, total: int, dealer: Dealer) -> list[Event
         return []
     n = ext.pollutions
     h = dealer.pick(f"pollution:{n}", candidates, [1] * len(candidates))
-    if h not in ext.springs:
+    if h not in springs(state):
         return [HexPolluted(hex=h, number=total, n=n)]
     from_supply = min(SPRING_LOSS, state.bank[ext.oil])
     short = SPRING_LOSS - from_supply

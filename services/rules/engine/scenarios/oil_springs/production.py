@@ -10,17 +10,16 @@ from events.events import Event
 from events.oil_springs import OilProduced
 from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
-from services.rules.engine.scenarios.oil_springs.common import HAND_LIMIT, oil_state
+from services.rules.engine.scenarios.oil_springs.common import HAND_LIMIT, oil_state, springs
 from services.rules.engine.state import Rules, State
 
 
 def oil_owed(state: State, total: int) -> list[int]:
     """Oil each seat is owed for `total`: 1/2/3 per settlement/city/metropolis on an
     unrobbed spring with that number (`vertex_level` is 3 under a metropolis)."""
-    ext = oil_state(state)
     board = state.board
     owed = [0] * state.n
-    for h in ext.springs:
+    for h in springs(state):
         if h == state.robber or total not in board.hex_numbers[h]:
             continue
         for v in board.topo.hex_vertices[h]:

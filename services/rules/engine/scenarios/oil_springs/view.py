@@ -2,13 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from services.rules.engine.scenarios.oil_springs.common import oil_state
+from services.rules.engine.scenarios.oil_springs.common import oil_state, springs
 from services.rules.engine.state import NO_ONE, State
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class OfferOil(TypedDict):
+    """The oil of an open offer."""
+
+    give: int
+    get: int
+
+
+class OilView(TypedDict):
+    """What every seat sees of Oil Springs (`view["ext"]["oil-springs"]`)."""
+
+    oil: list[int]  # per seat
+    supply: int
+    marker: int
+    sequestered: list[int]  # per seat
+    removed: int
+    champion: int | None
+    destroyed: list[int]  # in track order
+    metropolises: dict[str, int]  # vertex -> owner
+    springs: list[int]
+    mode: str
+    used: bool
+    sequestered_now: bool
+    trade_oil: OfferOil | None
+
+
+def view_ext(state: State, seat: int | None) -> OilView:
     ext = oil_state(state)
     return {
         "oil": [p.hand[ext.oil] for p in state.players[: state.n]],
@@ -19,7 +44,7 @@ def view_ext(state: State, seat: int | None) -> dict[str, Any]:
         "champion": None if ext.champion == NO_ONE else ext.champion,
         "destroyed": list(ext.destroyed),
         "metropolises": {str(v): s for v, s in sorted(ext.metropolises.items())},
-        "springs": list(ext.springs),
+        "springs": list(springs(state)),
         "mode": ext.mode,
         "used": ext.used,
         "sequestered_now": ext.sequestered_now,
