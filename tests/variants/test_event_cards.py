@@ -80,9 +80,8 @@ from services.rules.engine.chance import SeededDealer
 from services.rules.engine.modules import check_combination
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER, ROLL, State
 from services.rules.engine.testing import Table
-from services.rules.engine.variants import event_cards_deck
 from services.rules.engine.variants.event_cards import draw_and_resolve
-from services.rules.engine.variants.event_cards_deck import DECK, DeckError, validate_deck
+from services.rules.engine.variants.event_cards_deck import DECK, EVENTS, DeckError, validate_deck
 
 EC = ModuleSpec(name="event-cards")
 A0 = "(-1,-2)/(-1,-1)/(0,-2)"  # seat 0's first settlement
@@ -814,10 +813,15 @@ def test_event_cards_cannot_be_combined_with_pirate_islands() -> None:
 def test_event_cards_snapshot_of_the_module_state_round_trips_through_json() -> None:
     t = table()
     t.give(1, ore=1)
+    t.give(3, ore=1)
     draw(t, (6, "good_neighbors"))
+    t.when(GiveToNeighbor(seat=1, resource="ore"))
     ext = x(t)
-    dumped = msgspec.json.decode(msgspec.json.encode(ext.to_dict()))
-    assert event_cards_deck.EventState.from_dict(dumped).to_dict() == ext.to_dict()
+    assert ext.choices  # a seat's private answer: int keys, dumped as strings
+    dumped = msgspec.json.decode(msgspec.json.encode(EVENTS.dump(ext)))
+    assert EVENTS.load(dumped) == ext
+    assert EVENTS.copy(ext) == ext
+    assert EVENTS.copy(ext) is not ext
 
 
 # --- complete games ---------------------------------------------------------------------------------

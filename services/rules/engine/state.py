@@ -272,16 +272,21 @@ class State:
         """Everything, for equality checks in tests and for debugging (not a wire format).
 
         A deep copy: a snapshot taken before a move must not change with the state."""
+        out = self.fields_dict()
+        out["ext"] = self.rules.states.dump_all(self.ext)
+        return copy.deepcopy(out)
+
+    def fields_dict(self) -> dict[str, Any]:
+        """`to_dict` without `ext` and without the deep copy: its lists and sets are the
+        state's own, to be encoded at once (undo's checkpoint), never kept or changed."""
         out: dict[str, Any] = {}
         for name in STATE_FIELDS:
-            if name in ("rules", "board"):
+            if name in ("rules", "board", "ext"):
                 continue
             value = getattr(self, name)
             if name == "players":
                 value = [{k: getattr(p, k) for k in PLAYER_FIELDS} for p in value]
             elif name == "trade" and value is not None:
                 value = {k: getattr(value, k) for k in TRADE_FIELDS}
-            elif name == "ext":
-                value = self.rules.states.dump_all(value)
             out[name] = value
-        return copy.deepcopy(out)
+        return out

@@ -13,14 +13,14 @@ playing a knight…). Every other event — a roll, a steal, a bought card, a mo
 hands), the end of the game, and any module event its module did not declare — sets a *floor*
 no undo goes below. Default-deny: a new module's events are safe before anyone thinks of undo.
 
-How `Reverted` rebuilds in a pure fold. The state keeps, in `ext["undo"]`, a checkpoint (a
-`State.copy()` taken lazily before the first undoable event after the floor) and the journal of
-events since then. `evolve(Reverted)` copies the checkpoint, refolds the journal up to
-`to_version` and moves the result into the state it was given (evolve works in place). So the
-log alone rebuilds any version, every fold site (service, replay, projections, bots) needs no
-special case, and "the state at version v" is simply the fold of events 1..v. The costs: one
-state copy per roll/steal (only in games with this rule; tournaments and the benchmark never
-pay), and a journal no longer than the events since the last chance outcome. Rejected
+How `Reverted` rebuilds in a pure fold. The state keeps, in `ext["undo"]`, a checkpoint (the
+state's dump, taken lazily before the first undoable event after the floor) and the journal of
+events since then (undo_state.py). `evolve(Reverted)` restores the checkpoint, refolds the
+journal up to `to_version` and moves the result into the state it was given (evolve works in
+place). So the log alone rebuilds any version, every fold site (service, replay, projections,
+bots) needs no special case, and "the state at version v" is simply the fold of events 1..v.
+The costs: one state dump per roll/steal (only in games with this rule; tournaments and the
+benchmark never pay), and a journal no longer than the events since the last chance outcome. Rejected
 alternatives: a fold driver that drops reverted events (every consumer of the log would have to
 know), and a state snapshot inside `Reverted` (ties the log to the state's in-memory shape).
 
@@ -31,7 +31,6 @@ the log (services/rules/disputes.py), and so does `hexlog audit`.
 
 from __future__ import annotations
 
-import copy as _copy
 from typing import Any, Final, Literal
 
 import msgspec
@@ -74,12 +73,13 @@ from events.events import (
 from events.prompts import Prompt
 from services.rules.engine import hook_keys as hk
 from services.rules.engine.chance import Dealer
-from services.rules.engine.modstate import StateKey
+from services.rules.engine.modstate import StateKey, plain
 from services.rules.engine.registry import Evolver
 from services.rules.engine.restore import restore
 from services.rules.engine.rules import register, reject
 from services.rules.engine.ruleset import Module
 from services.rules.engine.state import STATE_FIELDS, Rules, State
+from services.rules.engine.undo_state import UndoLog, Vote
 
 NAME = "undo"
 VOTE = "undo.vote"
@@ -109,85 +109,15 @@ class UndoParams(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     policy: Literal["never", "consent", "referee"] = "consent"
 
 
-class Vote:
-    __slots__ = ("proposer", "to_version", "needs", "approved", "resume", "at")
-
-    def __init__(self, proposer: int, to_version: int, needs: tuple[int, ...], resume: str,
-                 at: int, approved: set[int] | None = None) -> None:
-        self.proposer = proposer
-        self.to_version = to_version
-        self.needs = needs
-        self.approved = approved if approved is not None else set()
-        self.resume = resume  # the phase the game was in
-        self.at = at  # version of the UndoProposed
-
-    def copy(self) -> Vote:
-        return Vote(self.proposer, self.to_version, self.needs, self.resume, self.at,
-                    set(self.approved))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"proposer": self.proposer, "to_version": self.to_version,
-                "needs": list(self.needs), "approved": sorted(self.approved),
-                "resume": self.resume, "at": self.at}
-
-    @staticmethod
-    def from_dict(d: dict[str, Any]) -> Vote:
-        return Vote(d["proposer"], d["to_version"], tuple(d["needs"]), d["resume"], d["at"],
-                    set(d["approved"]))
-
-
-Entry = tuple[int, Event, bool]  # (version after the event, the event, a valid undo target)
-
-
-class UndoLog:
-    """`ext["undo"]`: the floor, the checkpoint at it, the journal since, the open vote.
-
-    `base` is a State (or, after a snapshot load, its `to_dict` form, rebuilt when needed) and
-    is never changed once taken. A checkpoint's own log is inert (`active=False`)."""
-
-    __slots__ = ("policy", "active", "floor", "base", "journal", "vote")
-
-    def __init__(self, policy: str, active: bool, floor: int = 1) -> None:
-        self.policy = policy
-        self.active = active
-        self.floor = floor
-        self.base: State | dict[str, Any] | None = None
-        self.journal: list[Entry] = []
-        self.vote: Vote | None = None
-
-    def copy(self) -> UndoLog:
-        c = UndoLog(self.policy, self.active, self.floor)
-        c.base = self.base
-        c.journal = self.journal[:]
-        c.vote = self.vote.copy() if self.vote is not None else None
-        return c
-
-    def targets(self) -> set[int]:
-        return {v for v, _, ok in self.journal if ok}
-
-    def to_dict(self) -> dict[str, Any]:
-        base = self.base
-        if isinstance(base, State):  # as plain JSON data, exactly as a snapshot load gives it
-            base = msgspec.json.decode(msgspec.json.encode(base.to_dict()))
-        return {"policy": self.policy, "active": self.active, "floor": self.floor,
-                "base": base, "journal": [[v, msgspec.to_builtins(e), ok] for v, e, ok in self.journal],
-                "vote": self.vote.to_dict() if self.vote is not None else None}
-
-    @staticmethod
-    def from_dict(d: dict[str, Any]) -> UndoLog:
-        from events.codec import codec
-
-        union = codec().event_union
-        log = UndoLog(d["policy"], d["active"], d["floor"])
-        log.base = d["base"]
-        log.journal = [(v, msgspec.convert(e, union), ok) for v, e, ok in d["journal"]]
-        log.vote = Vote.from_dict(d["vote"]) if d["vote"] is not None else None
-        return log
+UNDO: Final = StateKey(NAME, UndoLog)  # the table rule's state (modstate.py)
 
 
 def undo_log(state: State) -> UndoLog:
-    log: UndoLog = state.ext[NAME]
-    return log
+    return UNDO.of(state)
+
+
+def targets(log: UndoLog) -> set[int]:
+    return {v for v, _, ok in log.journal if ok}
 
 
 # --- deciding -------------------------------------------------------------------------------
@@ -201,7 +131,7 @@ def check_target(state: State, log: UndoLog, to: int) -> None:
     if to < log.floor:
         raise reject("undo.target.chance",
                      f"version {log.floor} is the earliest an undo may return to")
-    if to != log.floor and to not in log.targets():
+    if to != log.floor and to not in targets(log):
         raise reject("undo.target.invalid", f"version {to} is not a state an undo can return to")
 
 
@@ -279,7 +209,8 @@ def refusal(state: State, cmd: Command) -> str | None:
 
 
 def evolve_proposed(state: State, e: UndoProposed) -> None:
-    undo_log(state).vote = Vote(e.seat, e.to_version, e.needs, state.phase, state.version + 1)
+    undo_log(state).vote = Vote(proposer=e.seat, to_version=e.to_version, needs=e.needs,
+                                resume=state.phase, at=state.version + 1)
     state.phase = VOTE
 
 
@@ -296,21 +227,29 @@ def evolve_rejected(state: State, e: UndoRejected) -> None:
     log.vote = None
 
 
-def checkpoint(state: State) -> State:
-    base = state.copy()
-    log = undo_log(state)
-    base.ext[NAME] = UndoLog(log.policy, False, log.floor)
-    return base
+def checkpoint(state: State, log: UndoLog) -> str:
+    """The state as a revert rebuilds it: its `to_dict` form as JSON text, its own undo log
+    inert. Taken once per chance outcome, so encoded by msgspec in one pass (module states
+    that are Structs as they are), sets in their own order: sorting them all would cost as
+    much again, and the text is only ever read back."""
+    keys = state.rules.states.keys
+    ext: dict[str, object] = {
+        k: v if isinstance(v, msgspec.Struct) else keys[k].dump(v) for k, v in state.ext.items()
+    }
+    ext[NAME] = UndoLog(log.policy, False, log.floor)
+    data = state.fields_dict()
+    data["ext"] = ext
+    return msgspec.json.encode(data).decode()
 
 
 def journaled(fn: Evolver[State]) -> Evolver[State]:
     def evolve_undoable(state: State, e: Any) -> None:
         log = undo_log(state)
         if log.active and log.base is None:
-            log.base = checkpoint(state)
+            log.base = checkpoint(state, log)
         fn(state, e)
         if log.active:
-            log.journal.append((state.version + 1, e, log.vote is None))
+            log.journal.append((state.version + 1, _text(e), log.vote is None))
 
     return evolve_undoable
 
@@ -327,17 +266,22 @@ def floor_raising(fn: Evolver[State]) -> Evolver[State]:
     return evolve_final
 
 
+def _text(e: Event) -> str:
+    return msgspec.json.encode(e).decode()
+
+
 def rebuild(state: State, log: UndoLog, to: int) -> State:
     """The state at version `to`: the checkpoint plus the journal up to `to`."""
+    from events.codec import codec  # the event union: every wire module, loaded once
+
     assert log.base is not None
-    if isinstance(log.base, State):
-        s = log.base.copy()
-    else:
-        s = restore(state.copy(), _copy.deepcopy(log.base))
+    s = restore(state.copy(), msgspec.json.decode(log.base))
     evolvers = s.rules.registry.evolvers
-    for v, e, _ in log.journal:
+    decode = codec().decode_event
+    for v, text, _ in log.journal:
         if v > to:
             break
+        e = decode(text)
         if not isinstance(e, Reverted):  # an earlier revert: its result is this very prefix
             s.version = v - 1
             evolvers[type(e)](s, e)
@@ -353,19 +297,16 @@ def evolve_reverted(state: State, e: Reverted) -> None:
         if name not in ("rules", "board"):
             setattr(state, name, getattr(rebuilt, name))
     log.journal = [j for j in log.journal if j[0] <= e.to_version]
-    log.journal.append((version + 1, e, True))
+    log.journal.append((version + 1, _text(e), True))
     log.vote = None
     state.ext[NAME] = log
     state.version = version  # evolve counts this event
 
 
-UNDO: Final = StateKey(NAME, UndoLog)  # the table rule's state (modstate.py)
-
-
 def view_undo(state: State, seat: int | None) -> dict[str, Any]:
     log = undo_log(state)
     return {"policy": log.policy, "floor": log.floor,
-            "vote": log.vote.to_dict() if log.vote is not None else None}
+            "vote": plain(log.vote)}
 
 
 # --- the module -----------------------------------------------------------------------------

@@ -69,12 +69,14 @@ from services.rules.engine.variants.event_cards_advice import ADVICE
 from services.rules.engine.variants.event_cards_deck import (
     DECK,
     EVENTS,
-    EventState,
     emit,
     ext,
+    new_deck,
+    new_event_state,
 )
 from services.rules.engine.variants.event_cards_narration import NARRATION
 from services.rules.engine.variants.event_cards_stages import ASSIST, EARTHQUAKE, GIFT, GRANT, TAKE
+from services.rules.engine.variants.event_cards_state import EventState
 
 register({
     "event_cards.deck": "The event deck: 36 number cards, 2..12 as 1,2,3,4,5,6,5,4,3,2,1, New Year laid on the bottom five.",
@@ -143,9 +145,9 @@ def draw_and_resolve(state: State, seat: int, dealer: Dealer) -> list[Event]:
 def evolve_drawn(state: State, e: EventCardDrawn) -> None:
     x = ext(state)
     if e.cycle != x.cycle:
-        x.new_deck(e.cycle)  # a rebuilt deck (house variant: no New Year card in between)
+        new_deck(x, e.cycle)  # a rebuilt deck (house variant: no New Year card in between)
     if e.event == "new_year":
-        x.new_deck(e.cycle + 1)
+        new_deck(x, e.cycle + 1)
         return
     k = DECK.kind(e.number, e.event)
     x.drawn[k] += 1
@@ -312,7 +314,7 @@ class EventCards(Module[State, Params]):
         per_cycle = DECK.size - DECK.under_new_year if params.new_year else DECK.size
 
         def init(state: State, created: GameCreated) -> EventState:
-            return EventState(per_cycle, created.seats)
+            return new_event_state(per_cycle, created.seats)
 
         rules.module_state(EVENTS, init, view=view_ext)
         rules.set_hook(hk.ROLL, draw_and_resolve)  # replaces the dice: no die is rolled in this variant

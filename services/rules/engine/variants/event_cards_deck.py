@@ -5,9 +5,9 @@ the module is imported: 36 cards, per number 2..12 the counts 1,2,3,4,5,6,5,4,3,
 events of §3.1 with their numbers of copies (Robber Attacks exactly on the six 7s). New Year
 is not a listed card: it is laid on the bottom `under_new_year` cards of every rebuilt deck.
 
-`EventState` (in `state.ext["event_cards"]`) holds only public facts: which cards of the
-current deck have been revealed, the card being resolved, the open choice stage and the
-damaged roads. There is no deck order anywhere in it (see event_cards.py on why none is needed).
+`EventState` (in `state.ext["event_cards"]`; event_cards_state.py) holds only public facts:
+which cards of the current deck have been revealed, the card being resolved, the open choice
+stage and the damaged roads. There is no deck order anywhere in it (see event_cards.py on why none is needed).
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, cast, get_args
 
-from mypy_extensions import mypyc_attr
-
 from events.event_cards import EventName
 from events.events import Event
 from services.rules.engine.modstate import StateKey
 from services.rules.engine.state import NO_ONE, State
+from services.rules.engine.variants.event_cards_state import EventState
 
 NAME = "event_cards"
 NUMBER_COUNTS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -96,82 +95,28 @@ def load_deck() -> Deck:
 DECK = load_deck()
 
 
-# The attribute names, for copies and dumps (compiled classes have no __slots__ to read).
-EVENT_FIELDS = ("per_cycle", "cycle", "index", "drawn", "card", "event", "waiting", "choices",
-                 "damaged", "epidemic")
+def new_event_state(per_cycle: int, seats: int) -> EventState:
+    """The state at the game's start: the first deck, nothing revealed."""
+    return EventState(per_cycle, drawn=[0] * len(DECK.kinds), damaged=[NO_ONE] * seats)
 
 
-# Copies start from `EventState.__new__`, without __init__: compiled, that takes a class whose
-# `__new__` does not call `__init__` (and interpreted code, the scenario and tests, still
-# constructs it with its arguments: hence not mypyc's serializable=True, which skips __init__
-# then).
-@mypyc_attr(allow_interpreted_subclasses=True)
-class EventState:
-    """Public state of the variant. `choices` holds the private answers of a simultaneous stage
-    (like a hand: in the state, hidden by `view`) until the stage resolves."""
+def new_deck(x: EventState, cycle: int) -> None:
+    x.cycle = cycle
+    x.index = 0
+    x.drawn = [0] * len(DECK.kinds)
 
-    __slots__ = EVENT_FIELDS
 
-    def __init__(self, per_cycle: int, seats: int) -> None:
-        self.per_cycle = per_cycle  # cards drawn before the deck is rebuilt (31 with New Year)
-        self.cycle = 0  # how many times the deck was built, minus one
-        self.index = 0  # cards revealed from the current deck
-        self.drawn = [0] * len(DECK.kinds)  # revealed copies of each kind, this deck
-        self.card = NO_ONE  # kind of the last card drawn (its event / production)
-        self.event = ""  # the event whose choice stage is open ("" none)
-        self.waiting: list[int] = []  # seats asked to choose, in order
-        self.choices: dict[int, int] = {}  # seat -> resource index or edge
-        self.damaged = [NO_ONE] * seats  # per seat its damaged road (Earthquake)
-        # Set only on decide's scratch copy while an Epidemic's production is computed.
-        self.epidemic = False
+def close_stage(x: EventState) -> None:
+    x.event = ""
+    x.waiting = []
+    x.choices = {}
 
-    def copy(self) -> EventState:
-        c = EventState.__new__(EventState)
-        c.per_cycle = self.per_cycle
-        c.cycle = self.cycle
-        c.index = self.index
-        c.drawn = self.drawn[:]
-        c.card = self.card
-        c.event = self.event
-        c.waiting = self.waiting[:]
-        c.choices = dict(self.choices)
-        c.damaged = self.damaged[:]
-        c.epidemic = self.epidemic
-        return c
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data (snapshots); `choices` as [seat, value] pairs."""
-        out = {k: getattr(self, k) for k in EVENT_FIELDS if k != "epidemic"}
-        out["drawn"] = self.drawn[:]
-        out["waiting"] = self.waiting[:]
-        out["damaged"] = self.damaged[:]
-        out["choices"] = [[s, v] for s, v in sorted(self.choices.items())]
-        return out
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> EventState:
-        x = EventState(data["per_cycle"], len(data["damaged"]))
-        for k in ("cycle", "index", "card", "event"):
-            setattr(x, k, data[k])
-        x.drawn = list(data["drawn"])
-        x.waiting = list(data["waiting"])
-        x.damaged = list(data["damaged"])
-        x.choices = {int(s): int(v) for s, v in data["choices"]}
-        return x
-
-    def new_deck(self, cycle: int) -> None:
-        self.cycle = cycle
-        self.index = 0
-        self.drawn = [0] * len(DECK.kinds)
-
-    def close_stage(self) -> None:
-        self.event = ""
-        self.waiting = []
-        self.choices = {}
+EVENTS: Final = StateKey(NAME, EventState)  # the variant's state (modstate.py)
 
 
 def ext(state: State) -> EventState:
-    return cast(EventState, state.ext[NAME])
+    return EVENTS.of(state)
 
 
 def emit(state: State, out: list[Event], events: Iterable[Event]) -> None:
@@ -183,5 +128,3 @@ def emit(state: State, out: list[Event], events: Iterable[Event]) -> None:
         state.version += 1
         out.append(e)
 
-
-EVENTS: Final = StateKey(NAME, EventState)  # the variant's state (modstate.py)

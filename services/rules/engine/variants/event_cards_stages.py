@@ -49,7 +49,7 @@ from services.rules.engine.base.turn import apply_shortage, robber_refuges
 from services.rules.engine.chance import Dealer
 from services.rules.engine.rules import reject
 from services.rules.engine.state import NO_ONE, Rules, State
-from services.rules.engine.variants.event_cards_deck import DECK, emit, ext
+from services.rules.engine.variants.event_cards_deck import DECK, close_stage, emit, ext
 
 EARTHQUAKE = "event_cards.earthquake"
 GIFT = "event_cards.gift"
@@ -388,7 +388,7 @@ def evolve_required(state: State, e: EventChoiceRequired) -> None:
 
 def close(state: State) -> None:
     """The stage is over: the turn goes on as after any resolved roll (usually to MAIN)."""
-    ext(state).close_stage()
+    close_stage(ext(state))
     state.rules.hooks.roll_resolved(state)
 
 
