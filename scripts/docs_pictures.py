@@ -1,8 +1,8 @@
 """Make the pictures in docs/pictures/ (shown in the README and docs/chat.md) the way a user
 would: play games with `hexlog play`, draw them with `hexlog render` (one game of the base game
-and of each variant and scenario, and the base board with `--labels`), write a replay page with
-`hexlog replay --html` and photograph it in headless Chromium; and the picture a chat player
-gets with a prompt (its places marked with their labels).
+and of each variant and scenario, and the base and Pirate Islands boards with `--labels`),
+write a replay page with `hexlog replay --html` and photograph it in headless Chromium; and
+the picture a chat player gets with a prompt (its places marked with their labels).
 
     .venv/bin/python scripts/docs_pictures.py
 """
@@ -53,6 +53,9 @@ def main() -> None:
                                      "150", "--json", cwd=work))
             hexlog("render", f"docs-rules-{name}", "--at", str(game["events"] * 2 // 3),
                    "-o", str(OUT / f"rules-{name}.png"), cwd=work)
+        # Ship lanes out at sea carry labels too (`ship AJ3-4` in the chat).
+        hexlog("render", "docs-rules-pirate-islands", "--labels",
+               "-o", str(OUT / "pirate-islands-labels.png"), cwd=work)
         page = work / "replay.html"
         hexlog("replay", "docs-base", "--html", str(page), cwd=work)
         screenshot(page, last // 2, OUT / "replay-page.png")
