@@ -19,8 +19,8 @@ plain value (an int, a str) gives that type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar, cast
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -30,6 +30,13 @@ T = TypeVar("T")
 _PLAIN = (int, str, bool, float)
 
 
+class WithModuleStates(Protocol):
+    """What `StateKey.of` reads: a game state's module states by name (engine.state.State)."""
+
+    @property
+    def ext(self) -> Mapping[str, object]: ...
+
+
 class StateKey(Generic[T]):
     """The typed key of one module's state in `State.ext`."""
 
@@ -37,27 +44,21 @@ class StateKey(Generic[T]):
         self.name = name
         self.kind = kind
         plain = kind in _PLAIN
-        struct = isinstance(kind, type) and issubclass(kind, msgspec.Struct)
-        # Until every module state is a Struct: a class with its own copy, dump and load.
-        legacy = not plain and not struct
-        if legacy and not hasattr(kind, "copy"):
-            raise TypeError(f"{name}: a module state is a msgspec Struct or a plain value, "
-                            f"not {kind!r}")
+        if not plain and not (isinstance(kind, type) and issubclass(kind, msgspec.Struct)):
+            raise TypeError(f"{name}: a module state is a msgspec Struct or a plain value "
+                            f"(int, str, bool, float), not {kind!r}")
         self.plain = plain
-        self.legacy = legacy
         # Copies go through msgpack (C, no Python per field): encode, then decode as the type.
         self._encode = msgspec.msgpack.Encoder().encode
-        self._decode = msgspec.msgpack.Decoder(kind).decode if struct else None
+        self._decode = None if plain else msgspec.msgpack.Decoder(kind).decode
 
-    def of(self, state: Any) -> T:
+    def of(self, state: WithModuleStates) -> T:
         """This module's state in `state` (an engine State)."""
         return cast(T, state.ext[self.name])
 
     def copy(self, value: object) -> object:
         if self.plain:
             return value
-        if self.legacy:
-            return cast(Any, value).copy()
         decode = self._decode
         assert decode is not None
         return decode(self._encode(value))
@@ -66,17 +67,11 @@ class StateKey(Generic[T]):
         """Plain JSON-able data: sets as sorted lists, dict keys as strings."""
         if self.plain:
             return value
-        if self.legacy:
-            v = cast(Any, value)
-            return v.dump() if hasattr(v, "dump") else v.to_dict()
         return plain(value)
 
     def load(self, data: object) -> object:
         if self.plain:
             return data
-        if self.legacy:
-            k = cast(Any, self.kind)
-            return k.load(data) if hasattr(k, "load") else k.from_dict(data)
         return msgspec.convert(data, self.kind, strict=False)
 
     def __repr__(self) -> str:
