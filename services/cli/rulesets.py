@@ -123,7 +123,8 @@ def explain(names: list[str]) -> dict[str, dict[str, list[tuple[str, str, str]]]
     out: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
     for section, prefix in (("commands", "command "), ("hooks", "hook "), ("events", "event "),
                             ("phases", "phase "),
-                            ("module state", "state "), ("capabilities", "capability ")):
+                            ("module state", "state "), ("capabilities", "capability "),
+                            ("settings", "setting ")):
         entries = {k.removeprefix(prefix): steps for k, steps in provenance.items()
                    if k.startswith(prefix)}
         if section == "hooks":  # in the order the base rules ask them (hooktable.py)

@@ -13,6 +13,7 @@ import pytest
 from services.cli.main import main
 from services.rules.engine import hook_keys
 from services.rules.engine.hooktable import HOOK_NAMES, Hook, HookList, HookTable
+from services.rules.engine.ruleset import Ruleset
 
 ENGINE = Path(__file__).resolve().parents[2] / "services" / "rules" / "engine"
 
@@ -62,6 +63,32 @@ def test_explain_prints_each_hooks_wrappers_and_a_pairs_rules(
     out = capsys.readouterr().out
     assert chain(out, "module state", "fishermen")[-1].startswith(
         "fishermen + catan-for-two wraps")  # the fish stock starts smaller with two
+
+
+def test_explain_prints_the_settings_each_module_changed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Targets, set-up rounds and the Longest Road card are settings, changed by a typed call
+    (`rules.settings`) that names who changed them, like any registration."""
+    assert main(["rulesets", "--explain", "traders-and-barbarians"]) == 0
+    out = capsys.readouterr().out
+    assert chain(out, "settings", "target") == ["base sets 10", "traders-and-barbarians replaces 13"]
+    assert chain(out, "settings", "setup") == [
+        "base sets ('settlement', 'settlement')",
+        "traders-and-barbarians replaces ('settlement', 'city')"]
+    assert chain(out, "settings", "longest_road") == [
+        "base sets True", "traders-and-barbarians replaces False"]
+    assert main(["rulesets", "--explain", "caravans"]) == 0
+    assert chain(capsys.readouterr().out, "settings", "target") == [
+        "base sets 10", "caravans replaces 12"]
+
+
+def test_a_setting_out_of_range_is_refused() -> None:
+    rules: Ruleset[object] = Ruleset("test")
+    with pytest.raises(ValueError, match="target must be positive"):
+        rules.settings(target=0)
+    with pytest.raises(ValueError, match="at least one set-up round"):
+        rules.settings(setup=())
+    assert rules.base_target == 10
 
 
 def test_explain_of_the_base_game_and_as_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""A module may play without the Longest Road card (`Ruleset.longest_road = False`): no
+"""A module may play without the Longest Road card (`rules.settings(longest_road=False)`): no
 deriver awards it, whichever module registered one (Catan for Two's neutral builds too)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def six_roads(t: Table) -> list[object]:
 
 
 def no_longest_road(rules: Rules) -> None:
-    rules.longest_road = False
+    rules.settings(longest_road=False)
 
 
 def test_without_the_card_no_road_is_longest() -> None:

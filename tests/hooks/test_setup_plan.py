@@ -8,7 +8,7 @@ from services.rules.engine.state import ROLL, Rules
 
 
 def settlement_then_city(rules: Rules) -> None:
-    rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
+    rules.settings(setup=(SetupRound(), SetupRound(piece="city", resources=True)))
 
 
 def test_the_second_set_up_building_is_a_city() -> None:

@@ -84,7 +84,7 @@ def test_a_modules_map_is_played_with_its_pre_placed_pieces_and_numbers() -> Non
     def install(rules) -> None:  # type: ignore[no-untyped-def]
         rules.vocab.add_terrain("lake")
         rules.vocab.add_piece(PieceKind("ship", "edge", 15, route=True, weight=2))
-        rules.setup_rounds = (SetupRound(resources=True),)  # one round after the pre-placed
+        rules.settings(setup=(SetupRound(resources=True),))  # one round after the pre-placed
 
     t = toy("toy-isles-module", install, seats=2, map="toy-isles")
     assert t.created.map == "toy-isles"

@@ -89,3 +89,8 @@ class Registry(Generic[ST]):
         if how == "sets" and steps:
             how = "replaces"
         steps.append((self.installing, how, name_of(fn)))
+
+    def note_value(self, what: str, value: object) -> None:
+        """Write a setting's new value into the provenance of `what`."""
+        steps = self.provenance.setdefault(what, [])
+        steps.append((self.installing, "replaces" if steps else "sets", repr(value)))

@@ -177,10 +177,33 @@ class Ruleset(Generic[ST]):
         self.hooks = HookTable()
         self.cache = CostCache()
         self.states = ModuleStates()
+        self.capabilities = {}
         self.base_target = 10
         self.longest_road = True
         self.setup_rounds = BASE_SETUP
-        self.capabilities = {}
+        self.settings(target=10, setup=BASE_SETUP, longest_road=True)  # noted as the base's
+
+    # --- the game's settings ------------------------------------------------------------------
+
+    def settings(self, *, target: int | None = None, setup: tuple[SetupRound, ...] | None = None,
+                 longest_road: bool | None = None) -> None:
+        """Change the game's settings: `target`, the victory points a game is played to (before
+        the `win_target` hook); `setup`, the set-up rounds in order; `longest_road`, False for a
+        game without the Longest Road card. Each change is noted for `hexlog rulesets
+        --explain`."""
+        if target is not None:
+            if target < 1:
+                raise ValueError(f"a victory point target must be positive, not {target}")
+            self.base_target = target
+            self.registry.note_value("setting target", target)
+        if setup is not None:
+            if not setup:
+                raise ValueError("a game has at least one set-up round")
+            self.setup_rounds = setup
+            self.registry.note_value("setting setup", tuple(r.piece for r in setup))
+        if longest_road is not None:
+            self.longest_road = longest_road
+            self.registry.note_value("setting longest_road", longest_road)
 
     # --- capabilities ----------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ class Lighthouses(Module):  # type: ignore[type-arg]
         rules.module_state(BEACONS, init, view=view_beacons)
         rules.wrap_evolver(SettlementBuilt, lighting)
         rules.add_hook(hk.VP_BONUS, beacon_vp)
-        rules.base_target = TARGET
+        rules.settings(target=TARGET)
 
 
 MODULE = Lighthouses()

@@ -129,8 +129,7 @@ class BarbarianAttack(Module[State, None]):
         vocab.add_piece(PieceKind("knight", "edge", KNIGHTS))
         for card in vocab.dev_cards:  # the base deck is not used (§9.1)
             vocab.set_copies(card, 0)
-        rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
-        rules.base_target = TARGET
+        rules.settings(target=TARGET, setup=(SetupRound(), SetupRound(piece="city", resources=True)))
         rules.module_state(ATTACK, init, view=view_ext)
         rules.wrap_evolver(TurnEnded, wrap_turn_ended)
         # Public and without chance: an undo (table rule) may cross them.

@@ -27,7 +27,7 @@ def install(rules: Rules) -> None:
     rules.add_hook(hk.VP_BONUS, between_camels)
     # caravans.win.target: the base number becomes 12; the victory-points option replaces it
     # and Harbormaster adds its 1 on top, as for any target.
-    rules.base_target = WIN_TARGET
+    rules.settings(target=WIN_TARGET)
     previous = rules.hook(hk.ROBBER_HEXES)
 
     def robber_hexes(state: State, seat: int) -> list[int]:

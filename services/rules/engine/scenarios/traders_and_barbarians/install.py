@@ -160,14 +160,13 @@ def install(rules: Rules, params: None) -> None:
     for terrain in TRADE_HEXES:
         vocab.add_terrain(terrain)  # produces nothing
     cards.install_deck(vocab, SWIFT_COPIES)
-    rules.base_target = TARGET
-    rules.setup_rounds = (SetupRound(), SetupRound(piece="city", resources=True))
+    rules.settings(target=TARGET, setup=(SetupRound(), SetupRound(piece="city", resources=True)))
     rules.module_state(TRADERS, init, view=view_ext)
     if rules.hooks.roll is base_roll:  # Event Cards draws a card instead, whatever the order
         rules.set_hook(hk.ROLL, roll)
     rules.set_hook(hk.SEVEN_STAGE, barbarians.seven_stage)
     # No Longest Road (`road.no_longest`).
-    rules.longest_road = False
+    rules.settings(longest_road=False)
     rules.add_hook(hk.SETTLEMENT_BLOCKED, board.settlement_blocked)
     rules.add_hook(hk.ROAD_BLOCKED, board.road_blocked)
     rules.add_hook(hk.VP_BONUS, vp_bonus)
