@@ -120,7 +120,8 @@ class Intake:
         except (CodecError, ValueError) as exc:
             await self.unreadable(stream, entry_id, fields, data, mac, str(exc))
             return
-        if partition(env.game_id) != stream_partition(stream):
+        p = partition(env.game_id)
+        if p != stream_partition(stream):
             await self.dead_letter(stream, entry_id, fields, "command sent to the wrong partition")
             return
         seat = env.command.seat
@@ -145,8 +146,8 @@ class Intake:
             env = msgspec.structs.replace(env, default=False)
         # Every line logged while this command is judged carries its ids (JSON logs: one
         # command followed from the gateway or the bot through here to its events).
-        with command_context(command_id=env.command_id, game_id=env.game_id,
-                             partition=partition(env.game_id), seat=seat):
+        with command_context(command_id=env.command_id, game_id=env.game_id, partition=p,
+                             seat=seat):
             async with slot.lock:
                 await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
 

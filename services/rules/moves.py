@@ -55,7 +55,8 @@ class MovePipeline:
     async def apply(self, slot: GameSlot, env: CommandEnvelope, scope: str, sent: float) -> None:
         """Decide and append one authenticated command, then what forfeited seats owe."""
         await self.decide_and_append(slot, env, scope, sent)
-        await self.play_forfeited(slot)
+        if FORFEIT in slot.controllers:  # (no coroutine made for the games without one)
+            await self.play_forfeited(slot)
 
     async def play_forfeited(self, slot: GameSlot) -> None:
         """Play up to `forfeit_burst` default moves of forfeited seats; if more are owed,
@@ -75,37 +76,37 @@ class MovePipeline:
                                 sent: float) -> None:
         """A redelivered command needs no lookup on the hot path: if it was accepted, the
         append script answers "duplicate"; if it is refused now, `reject` finds the original
-        outcome and records the replay."""
+        outcome and records the replay. (One coroutine for the whole path, the engine called
+        directly when no record is needed: every layer is resumed again after the append.)"""
         began = time.perf_counter()
         try:
-            await self._decide_and_append(slot, env, scope, sent)
+            for _ in range(MAX_CONFLICT_RETRIES):
+                # Another replica may have moved the game on: reload only if the log says so
+                # (a client spamming stale commands must not cost a fold each).
+                if env.expected_version != slot.version:
+                    slot = await self.repo.refresh(slot)
+                if env.expected_version != slot.version:
+                    await self.reject(slot, env, scope, "service.stale", f"the game is at "
+                                      f"version {slot.version}, not {env.expected_version}")
+                    return
+                command = env.command
+                try:
+                    events = (await self.judge(slot, command) if disputes.needs_record(command)
+                              else decide(slot.state, command, slot.dealer))
+                except Rejected as r:
+                    await self.reject(slot, env, scope, r.rule_id, r.message)
+                    return
+                if await self.commit(slot, env.command_id, scope, events, sent, command):
+                    return
+                # A conflict: another replica moved the game on, so this cache is stale.
+                # Refold; the next round then decides on the real version (or refuses a stale
+                # command).
+                slot = await self.repo.reload(slot)
+            log.warning("gave up after conflicts", game_id=slot.game_id, command_id=env.command_id)
+            await self.reject(slot, env, scope, "service.stale",
+                              f"the game kept moving (now at version {slot.version}); send it again")
         finally:
             metrics.JUDGE_SECONDS.observe(time.perf_counter() - began)
-
-    async def _decide_and_append(self, slot: GameSlot, env: CommandEnvelope, scope: str,
-                                 sent: float) -> None:
-        for _ in range(MAX_CONFLICT_RETRIES):
-            # Another replica may have moved the game on: reload only if the log says so
-            # (a client spamming stale commands must not cost a fold each).
-            if env.expected_version != slot.version:
-                slot = await self.repo.refresh(slot)
-            if env.expected_version != slot.version:
-                await self.reject(slot, env, scope, "service.stale",
-                                  f"the game is at version {slot.version}, not {env.expected_version}")
-                return
-            try:
-                events = await self.judge(slot, env.command)
-            except Rejected as r:
-                await self.reject(slot, env, scope, r.rule_id, r.message)
-                return
-            if await self.commit(slot, env.command_id, scope, events, sent, env.command):
-                return
-            # A conflict: another replica moved the game on, so this cache is stale. Refold;
-            # the next round then decides on the real version (or refuses a stale command).
-            slot = await self.repo.reload(slot)
-        log.warning("gave up after conflicts", game_id=slot.game_id, command_id=env.command_id)
-        await self.reject(slot, env, scope, "service.stale",
-                          f"the game kept moving (now at version {slot.version}); send it again")
 
     async def judge(self, slot: GameSlot, command: Command) -> list[Event]:
         """The events a command causes, or Rejected: the engine's `decide`, except for what
