@@ -31,6 +31,7 @@ from services.chat.moves import (
 )
 from services.chat.platform import ChatPlatform
 from services.chat.words import hand_text, places_of, said
+from services.render.phases import phase_words
 from services.render.places import Places
 
 log = structlog.get_logger("hexlog.chat")
@@ -457,7 +458,7 @@ def prompt_text(line: Json, places: Places | None = None) -> str:
     left = ""
     if line.get("deadline"):
         left = f"; {max(0, int(line['deadline'] / 1000 - time.time()))} s left"
-    head = f"🎯 Your move ({prompt['stage']}, v{line['version']}{left}):"
+    head = f"🎯 Your move ({phase_words(prompt['stage'])}, v{line['version']}{left}):"
     options = prompt["options"]
     if not options and prompt.get("discard"):
         hand = ", ".join(f"{n} {r}" for r, n in (prompt.get("hand") or {}).items() if n)

@@ -1,4 +1,4 @@
-"""A game's phase in the words a player uses at the table ("camel bidding", "moving the
+"""A game's phase, or a prompt's stage, in the words a player uses at the table ("camel bidding", "moving the
 robber"), never the rules' id (`caravans.bid`): what the panel, the text board and the replay
 show."""
 
@@ -14,6 +14,10 @@ PHASE_WORDS: dict[str, str] = {
     "road_building": "road building",
     "trade": "trading",
     "over": "game over",
+    # Prompt stages that are not phases (what a player is asked within one).
+    "setup_settlement": "placing a set-up settlement",
+    "setup_road": "placing a set-up road",
+    "trade_answer": "answering a trade offer",
     "undo.vote": "voting on an undo",
     "barbarian_attack.card": "carrying out a card",
     "barbarian_attack.steal": "stealing on a 7",

@@ -75,7 +75,7 @@ async def test_a_stale_move_is_too_late_and_shows_the_prompt_now(direct: bool) -
     await tables.send(tables.games[ROOM], player, {"type": "EndTurn", "seat": 0}, 7, direct)
     shown = chat.private[-1]
     assert shown[0] == ANN
-    assert shown[1].startswith("🎯 Your move (discard, v9):")
+    assert shown[1].startswith("🎯 Your move (discarding on a 7, v9):")
     assert "discard 4 cards of 3 brick, 5 ore" in shown[1]
     assert all("5 ore" not in text for _, text in chat.room)  # a hand is never said in the room
 

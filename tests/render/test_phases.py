@@ -52,6 +52,17 @@ def test_every_phase_has_words() -> None:
     assert phase_words("some_module.new_phase") == "new phase"
 
 
+def test_every_prompt_stage_has_words() -> None:
+    """What the chat's prompt line names ("Your move (camel bidding, v12)"): every stage a
+    module declares, and the base game's."""
+    from services.rules.engine.modules import declared_stages
+
+    stages = declared_stages()
+    assert "setup_settlement" in stages
+    missing = sorted(s for s in stages if s not in PHASE_WORDS)
+    assert not missing, missing
+
+
 def test_no_panel_shows_a_rules_id(game: Any) -> None:
     """At the first version of each phase the game reached: the panel's status line and the
     text board's say the phase in words."""
