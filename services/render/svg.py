@@ -699,7 +699,7 @@ def _player(doc: _Doc, p: PlayerView, seen: View, state: State, x: float, y: flo
 BONUS_NAMES = {
     "settlers_vp": "Wealthiest/Poor Settler",
     "fortress_vp": "fortresses",
-    "held_vp_cards": "VP cards",
+    "held_vp_cards": "VP cards count as knights here",  # Pirate Islands, 4 seats
     "between_camels": "camel roads",
     "oil_vp": "oil",
     "card_vp": "Harbormaster",
