@@ -11,8 +11,6 @@ With Catan for Two the foreign knight marches last, where it helps our knights w
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.barbarian_attack import (
     FOREIGN,
     FROM_SUPPLY,
@@ -39,6 +37,7 @@ from services.rules.engine.advice import Advice, BotSense, offered
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.scenarios.barbarian_attack.common import CARD, EXT, FULL, STEAL
+from services.rules.engine.scenarios.barbarian_attack.views import AttackView
 from services.rules.engine.views import board_of
 
 MAPS = "services.rules.engine.scenarios.barbarian_attack.maps"
@@ -49,7 +48,7 @@ class Seen:
     """The scenario as one seat sees it: barbarians, knights, our buildings by hex."""
 
     def __init__(self, view: View, seat: int, board: Board) -> None:
-        ext: dict[str, Any] = view.ext[EXT]
+        ext: AttackView = view.ext[EXT]
         self.board = board
         self.seat = seat
         self.coastal: list[int] = list(ext["coastal"])

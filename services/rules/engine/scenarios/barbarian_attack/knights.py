@@ -17,7 +17,7 @@ the turn it stands there, when it can.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from events.barbarian_attack import (
     BeginMarch,
@@ -34,6 +34,7 @@ from events.commands import (
     BuildRoad,
     BuildSettlement,
     BuyDevelopmentCard,
+    Command,
     EndTurn,
     MaritimeTrade,
     ProposeTrade,
@@ -197,11 +198,13 @@ def evolve_foreign_moved(state: State, e: ForeignKnightMarched) -> None:
     a.marching = True
 
 
-Handler = Callable[[State, Any, Dealer], list[Event]]
+C = TypeVar("C", bound=Command)  # one of CLOSED_BY_MARCH
 
 
-def closed_by_march(previous: Handler) -> Handler:
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+def closed_by_march(
+    previous: Callable[[State, C, Dealer], list[Event]],
+) -> Callable[[State, C, Dealer], list[Event]]:
+    def handler(state: State, cmd: C, dealer: Dealer) -> list[Event]:
         if attack(state).marching and cmd.seat == state.current:
             raise reject("barbarian_attack.knight.move",
                          "the knights are marching: trading and building are over for this turn")
@@ -210,8 +213,11 @@ def closed_by_march(previous: Handler) -> Handler:
     return handler
 
 
-def wrap_end_turn(previous: Handler) -> Handler:
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+EndTurnHandler = Callable[[State, EndTurn, Dealer], list[Event]]
+
+
+def wrap_end_turn(previous: EndTurnHandler) -> EndTurnHandler:
+    def handler(state: State, cmd: EndTurn, dealer: Dealer) -> list[Event]:
         if state.phase == MAIN and cmd.seat == state.current and must_leave_castle(state, cmd.seat):
             raise reject("barbarian_attack.knight.leave_castle",
                          "your knight on a castle path must march off it first")

@@ -3,9 +3,9 @@ prisoners, the cards left in the deck, the card being carried out). Hands stay t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from events.barbarian_attack import ATTACK_CARDS
+from events.barbarian_attack import ATTACK_CARDS, AttackCard
 from services.rules.engine.currency import open_offer_gold
 from services.rules.engine.scenarios.barbarian_attack.common import (
     attack,
@@ -15,7 +15,29 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
 from services.rules.engine.state import State
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class AttackView(TypedDict):
+    """What every seat sees of the scenario (`view["ext"]["barbarian-attack"]`)."""
+
+    barbarians: list[list[int]]  # [coastal hex, barbarians] where there are any
+    conquered: list[int]  # hexes
+    conquered_buildings: list[int]  # vertices
+    supply: int  # barbarians not on the board
+    castle: int  # the castle's hex
+    coastal: list[int]  # hexes, in the battle order
+    knights: list[list[int]]  # per seat, its knights' paths
+    gold: list[int]  # per seat
+    prisoners: list[int]  # per seat
+    deck: int  # cards left before the reshuffle
+    card: AttackCard | None  # the card being carried out
+    marching: bool
+    moved: list[int]  # paths of knights moved this turn
+    gold_buys: int  # resources bought with gold this turn
+    foreign_knight: int | None  # Catan for Two: the foreign knight's path
+    foreign_moved: bool
+    trade_gold: list[int] | None  # the open offer's gold: [the proposer gives, it gets]
+
+
+def view_ext(state: State, seat: int | None) -> AttackView:
     a = attack(state)
     g = geometry(state.board)
     return {

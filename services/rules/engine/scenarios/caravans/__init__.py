@@ -18,9 +18,8 @@ Design notes:
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.caravans import CamelPathNamed
+from events.events import GameCreated
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.caravans import scoring, vote
 from services.rules.engine.scenarios.caravans.advice import ADVICE
@@ -40,7 +39,7 @@ from services.rules.engine.state import Rules, State
 __all__ = ["MODULE", "Caravans"]
 
 
-def init(state: State, created: Any) -> CaravanState:
+def init(state: State, created: GameCreated) -> CaravanState:
     return CaravanState(caravans=[None] * ARROWS, started=[False] * ARROWS)
 
 

@@ -6,7 +6,6 @@ Everything is read from the bot's view and prompt."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import msgspec
 
@@ -19,6 +18,7 @@ from services.rules.engine.advice import Advice, BotSense
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS, load_map
 from services.rules.engine.scenarios.caravans.common import BID, EXT, NAME_PATH, SECOND
+from services.rules.engine.scenarios.caravans.view import CaravansView
 from services.rules.engine.views import BOARD
 
 MAPS = (ENGINE_MAPS, "services.rules.engine.scenarios.caravans.maps")
@@ -41,7 +41,7 @@ def board(view: View) -> Board:
 def value(view: View, seat: int, edge: int) -> float:
     """What a camel on `edge` is worth to `seat`."""
     b = board(view)
-    x: dict[str, Any] = view.ext[EXT]
+    x: CaravansView = view.ext[EXT]
     camels = {int(e) for e, _ in x["camels"]}
     owner: dict[int, int] = {}
     for p in view.players:
@@ -69,7 +69,7 @@ def best(view: View, options: list[Command]) -> Command | None:
 
 def bid(view: View, prompt: Prompt) -> Command | None:
     bids = [o for o in prompt.options if isinstance(o, BidForCamel)]
-    x: dict[str, Any] = view.ext[EXT]
+    x: CaravansView = view.ext[EXT]
     vote = x["vote"]
     if not bids or vote is None:
         return None

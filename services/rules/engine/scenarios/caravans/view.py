@@ -5,7 +5,7 @@ one and, to the voter alone, what (docs/rules/chance-and-hidden-information.md Â
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 import msgspec
 
@@ -16,9 +16,37 @@ from services.rules.engine.scenarios.caravans.common import BID, CAMELS, NAME_PA
 from services.rules.engine.state import State
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+class CaravanView(TypedDict):
+    """One caravan: its camels' paths in the order placed, and its head vertex."""
+
+    edges: list[int]
+    head: int
+
+
+class VoteView(TypedDict):
+    """The camel vote under way (phases BID, NAME_PATH and SECOND)."""
+
+    builder: int  # the seat whose build opened it
+    options: list[int]  # the legal (caravan, path) pairs, flat
+    votes: list[int]  # per seat, its bid (-1: not yet bid)
+    named: list[int]  # the seats that have named their sealed placement
+    mine: list[int] | None  # the viewer's own (caravan, path), once named
+    second: int | None  # with Catan for Two: who places the second camel
+
+
+class CaravansView(TypedDict):
+    """What a viewer sees of the caravans (`view["ext"]["caravans"]`)."""
+
+    camels_left: int
+    camels: list[list[int]]  # [path, caravan] per camel placed
+    caravans: list[CaravanView | None]  # by arrow (None: unused, or merged into another)
+    started: list[bool]  # per arrow: its first camel was placed
+    vote: VoteView | None
+
+
+def view_ext(state: State, seat: int | None) -> CaravansView:
     x = ext(state)
-    vote: dict[str, Any] | None = None
+    vote: VoteView | None = None
     if state.phase in (BID, NAME_PATH, SECOND):
         named = [s for s in range(state.n) if x.choices[2 * s] != -1]
         mine = None

@@ -56,29 +56,13 @@ from services.rules.engine.scenarios.rivers.common import (
     SWAMP,
     RiversState,
     places,
-    poor,
-    rivers,
-    wealthiest,
 )
 from services.rules.engine.scenarios.rivers.narration import NARRATION
+from services.rules.engine.scenarios.rivers.view import view_ext
 from services.rules.engine.state import MAIN, Rules, State
 from services.rules.engine.vocab import PieceKind
 
 __all__ = ["EXT", "MODULE", "NEUTRAL_BRIDGE", "RiversState"]
-
-
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
-    """Everything here is public: gold, the Settlers, bridges and the bridge sites."""
-    r = rivers(state)
-    return {
-        "gold": list(r.gold),
-        "wealthiest": wealthiest(r.gold),
-        "poor": poor(r.gold),
-        "bought_this_turn": r.bought,
-        "bridges": {p.seat: sorted(p.pieces.get(BRIDGE, ())) for p in state.players},
-        "bridge_sites": sorted(places(state).bridge_sites),
-        "neutral_bridge_owed": r.owed,
-    }
 
 
 def drawing(state: State, sketch: Sketch) -> None:
@@ -113,6 +97,7 @@ class Rivers(Module[State, None]):
     def __init__(self) -> None:
         self.drawing = drawing  # an instance attribute: a plain function, not a method
 
+    # `created`: the GameCreated fields being assembled, of every type (Module.create's Any).
     def create(self, created: dict[str, Any], params: None, dealer: Dealer) -> None:
         """The 2 joins the hex that received the 12 (rivers.board.tokens)."""
         laid = [(t.q, t.r, t.number) for t in created["tiles"]]

@@ -28,6 +28,7 @@ from services.rules.engine.scenarios.rivers.common import (
     POOR_VP,
     wealth_vp,
 )
+from services.rules.engine.scenarios.rivers.view import RiversView
 
 BUILD_VP = 1  # what the build the bot saves for (a settlement or a city) brings
 
@@ -36,11 +37,11 @@ class RiversAdvice(Advice):
     def first(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
         if EXT not in view.ext:
             return None
-        seat = prompt.seat
-        gold = list(view.ext[EXT]["gold"])
-        hand = bundle_to_vector(view.players[seat].hand or {})
+        seen: RiversView = view.ext[EXT]
+        gold = list(seen["gold"])
+        hand = bundle_to_vector(view.players[prompt.seat].hand or {})
         goal = sense.goal(hand)
-        return buy(prompt, view, gold, hand, goal) or sell(prompt, gold, hand, goal)
+        return buy(prompt, seen, gold, hand, goal) or sell(prompt, gold, hand, goal)
 
     def after_buildings(self, view: View, prompt: Prompt, sense: BotSense) -> Command | None:
         if EXT not in view.ext:
@@ -48,13 +49,13 @@ class RiversAdvice(Advice):
         return offered(prompt, BuildBridge)
 
 
-def buy(prompt: Prompt, view: View, gold: list[int], hand: list[int],
+def buy(prompt: Prompt, seen: RiversView, gold: list[int], hand: list[int],
         goal: tuple[int, ...]) -> Command | None:
     """A resource the goal misses, when gold completes the goal and the Settlers allow."""
     seat = prompt.seat
     missing = [max(0, goal[i] - hand[i]) for i in range(5)]
     need = sum(missing)
-    left = BUYS_PER_TURN - int(view.ext[EXT]["bought_this_turn"])
+    left = BUYS_PER_TURN - seen["bought_this_turn"]
     if need == 0 or need > min(left, gold[seat] // BUY_PRICE):
         return None
     after = gold[:]
