@@ -39,6 +39,7 @@ from services.rules.engine import new_game, pending
 from services.rules.engine.base.scoring import public_vp, total_vp
 from services.rules.engine.scenarios.caravans import camels
 from services.rules.engine.scenarios.caravans.common import BID, CAMELS, NAME_PATH
+from services.rules.engine.scenarios.caravans.view import VoteView
 from services.rules.engine.state import MAIN, NO_ONE, ROBBER
 from services.rules.engine.testing import Table
 
@@ -269,7 +270,8 @@ def test_caravans_vote_sealed_choices_hidden_until_all_have_named() -> None:
         assert hidden.caravan is None
     assert view(t.state, 1).ext["caravans"]["vote"]["mine"] == [SOUTH_WEST, start(t, SOUTH_WEST)]
     for seat in (0, 2, None):
-        vote = view(t.state, seat).ext["caravans"]["vote"]
+        vote: VoteView | None = view(t.state, seat).ext["caravans"]["vote"]
+        assert vote is not None
         assert vote["named"] == [1]
         assert vote["mine"] is None
         assert str(start(t, SOUTH_WEST)) not in str([c for c in vote.values() if c != vote["options"]])

@@ -49,6 +49,7 @@ from services.rules.engine import decide, evolve, initial_state, new_game, pendi
 from services.rules.engine.chance import SeededDealer  # noqa: E402
 from services.rules.engine.rules import Rejected  # noqa: E402
 from services.rules.engine.scenarios.rivers.common import places, rivers, wealth_vp  # noqa: E402
+from services.rules.engine.scenarios.rivers.view import RiversView  # noqa: E402
 from services.rules.engine.state import NO_ONE, State  # noqa: E402
 
 GAMES = 1000
@@ -77,7 +78,8 @@ class GoldTradingBot:
         assert seen is not None
         if prompt.stage == "main" and self.rng.random() < 0.1:
             me = seen.players[prompt.seat]
-            gold = seen.ext["rivers"]["gold"][prompt.seat]
+            shown: RiversView = seen.ext["rivers"]
+            gold = shown["gold"][prompt.seat]
             partner = self.rng.choice([p.seat for p in seen.players if p.seat != prompt.seat])
             held = [r for r, n in (me.hand or {}).items() if n > 0]
             if gold and self.rng.random() < 0.5:

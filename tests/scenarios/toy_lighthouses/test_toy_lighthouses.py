@@ -15,6 +15,7 @@ from lighthouses.common import BEACONS, NAME, RULE_IDS
 
 from events.events import ModuleSpec
 from services.cli.main import main
+from services.render.text import render_board
 from services.rules.engine import modules, next_prompt, pending, score
 from services.rules.engine.rules import RULES
 from services.rules.engine.testing import Table
@@ -103,6 +104,17 @@ def test_lighthouses_win_target_complete_games_through_the_rule_test_kit(
             assert set(beacons) <= owned
         if t.state.finished and t.state.winner >= 0:
             assert score(t.state)[t.state.winner] >= 11
+
+
+def test_its_beacons_are_drawn_on_the_text_board(registered: None) -> None:
+    """The module's `drawing` is called as a plain function (state, sketch): one mark per
+    corner lit, listed under the board."""
+    t = Table(seats=3, modules=[SPEC])
+    lit = [v for beacons in BEACONS.of(t.state).lit for v in beacons]
+    assert lit  # the set-up settlements on the coast
+    listed = re.search(r"^  B: corners? (.+)$", render_board(t.state), re.M)
+    assert listed is not None
+    assert len(listed.group(1).split(", ")) == len(lit)
 
 
 def test_it_shows_in_hexlog_rulesets_and_explain(

@@ -5,8 +5,6 @@ narration (the base narrates every event it causes)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from events.events import SettlementBuilt
 from lighthouses.advice import ADVICE
 from lighthouses.common import BEACONS, MAP, NAME, TARGET
@@ -15,10 +13,10 @@ from lighthouses.rules import beacon_vp, init, lighting
 from lighthouses.view import view_beacons
 from services.rules.engine import hook_keys as hk
 from services.rules.engine.ruleset import Module
-from services.rules.engine.state import Rules
+from services.rules.engine.state import Rules, State
 
 
-class Lighthouses(Module):  # type: ignore[type-arg]
+class Lighthouses(Module[State, None]):  # no parameters
     name = NAME
     kind = "scenario"
     title = "The Lighthouses"
@@ -28,9 +26,9 @@ class Lighthouses(Module):  # type: ignore[type-arg]
     map = MAP
     maps = "lighthouses.maps"
     advice = ADVICE
-    drawing = draw_beacons
+    drawing = staticmethod(draw_beacons)  # a plain function, not a method
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: None) -> None:
         rules.module_state(BEACONS, init, view=view_beacons)
         rules.wrap_evolver(SettlementBuilt, lighting)
         rules.add_hook(hk.VP_BONUS, beacon_vp)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from lighthouses.common import BEACONS
 from services.rules.engine.state import State
 
 
-def view_beacons(state: State, seat: int | None) -> dict[str, Any]:
+class BeaconsView(TypedDict):
+    """What a viewer sees (`view.ext["toy-lighthouses"]`): the shape the bots read."""
+
+    beacons: list[list[int]]  # per seat, the corners lit
+
+
+def view_beacons(state: State, seat: int | None) -> BeaconsView:
     return {"beacons": [list(v) for v in BEACONS.of(state).lit]}
