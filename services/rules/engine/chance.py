@@ -18,7 +18,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate
-from typing import Any, Final, Protocol, TypeVar, cast
+from typing import Final, Protocol, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -155,9 +155,9 @@ class ScriptedDealer:
     the chance key before the first colon, consumed in order; anything unscripted falls back."""
 
     def __init__(
-        self, script: Mapping[str, Sequence[Any]], fallback: Dealer | None = None
+        self, script: Mapping[str, Sequence[object]], fallback: Dealer | None = None
     ) -> None:
-        self.queues: dict[str, list[Any]] = {k: list(v) for k, v in script.items()}
+        self.queues: dict[str, list[object]] = {k: list(v) for k, v in script.items()}
         self.fallback = fallback or SeededDealer(b"scripted")
 
     def pick(self, key: str, outcomes: Sequence[T], weights: Sequence[int]) -> T:

@@ -117,21 +117,31 @@ class MapData:
         return tuple((a, b) for a, b, f in self.edges if f == feature)
 
 
-def _hex(v: Any) -> Hex:
+def _hex(v: object) -> Hex:
+    if not isinstance(v, list | tuple) or len(v) != 2:
+        raise ValueError(f"a hex is [q, r], not {v!r}")
     q, r = v
     return (int(q), int(r))
 
 
-def _numbers(n: Any) -> tuple[int, ...]:
+def _numbers(n: object) -> tuple[int, ...]:
     if isinstance(n, list):
         return tuple(int(x) for x in n)
-    return (int(n),) if n else ()
+    if not n:
+        return ()
+    if not isinstance(n, int):
+        raise TypeError(f"a number token is an int or a list of them, not {n!r}")
+    return (n,)
 
 
-def _counts(table: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+def _counts(table: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(table, dict):
+        raise TypeError(f"counts are a table of name = n, not {table!r}")
     return tuple((str(k), int(n)) for k, n in table.items())
 
 
+# A map's TOML data: any shape a file holds, so `Any`; `_parse` reads it and `parse` turns
+# every wrong shape (a KeyError, TypeError or ValueError) into a MapError.
 def parse(name: str, data: dict[str, Any]) -> MapData:
     """A map from its TOML data, checked; raises MapError with the reason."""
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
-from typing import Any, Protocol, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from events.events import Event
 from events.registry import EVENTS
@@ -67,7 +67,7 @@ def fields(event: Event, at: Places) -> dict[str, str]:
     return out
 
 
-def templates(texts: Mapping[type[Any], str]) -> dict[type[Event], Narrator]:
+def templates(texts: Mapping[type[Event], str]) -> dict[type[Event], Narrator]:
     """Narrators from format strings over the event's fields in words (`fields`):
     `{KnightDiscarded: "{seat} discards a face-up knight"}`."""
     def make(text: str) -> Narrator:
@@ -80,7 +80,14 @@ def load_templates(package: str, name: str) -> dict[type[Event], Narrator]:
     """`templates` from a TOML file of the module (`[templates]` tag = "text"): a module's
     narration as data. The event types must be registered (events.registry)."""
     data = tomllib.loads((resources.files(package) / name).read_text())
-    return templates({EVENTS[tag]: text for tag, text in data["templates"].items()})
+    return templates({_event_type(tag): text for tag, text in data["templates"].items()})
+
+
+def _event_type(tag: str) -> type[Event]:
+    kind = EVENTS[tag]
+    if not issubclass(kind, Event):
+        raise TypeError(f"{tag} is not an event")
+    return kind
 
 
 def cards(bundle: dict[str, int] | None) -> str:

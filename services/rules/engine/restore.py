@@ -13,7 +13,10 @@ _TUPLES = ("names", "setup_order")
 
 
 def restore(state: State, d: dict[str, Any]) -> State:
-    """Overwrite `state` (of the same game: board and ruleset) with `to_dict` data."""
+    """Overwrite `state` (of the same game: board and ruleset) with `to_dict` data.
+
+    `Any`: decoded JSON, each value set into a typed attribute (checked there in the compiled
+    build), or read by the module's StateKey."""
     for name, value in d.items():
         if name == "players":
             state.players = [_player(p) for p in value]

@@ -26,5 +26,5 @@ def dump(state: State) -> bytes:
 
 
 def load(data: bytes, created: GameCreated) -> State:
-    d: dict[str, Any] = msgspec.json.decode(data)
+    d: dict[str, Any] = msgspec.json.decode(data)  # `State.to_dict` data: restore reads it
     return restore(initial_state(created), d)

@@ -214,6 +214,8 @@ class State:
     finished: bool
     vp_target: int
     turn_limit: int
+    # Module states by name, each of the type its StateKey gives (modstate.py): read them
+    # through the key (`KEY.of(state)`), which types them; the table holds them all.
     ext: dict[str, Any]
 
     def copy(self) -> State:
@@ -271,15 +273,16 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         """Everything, for equality checks in tests and for debugging (not a wire format).
 
-        A deep copy: a snapshot taken before a move must not change with the state."""
+        A deep copy: a snapshot taken before a move must not change with the state. JSON-like
+        data of every shape (a module's state included), hence `Any`: readers index into it."""
         out = self.fields_dict()
         out["ext"] = self.rules.states.dump_all(self.ext)
         return copy.deepcopy(out)
 
-    def fields_dict(self) -> dict[str, Any]:
+    def fields_dict(self) -> dict[str, object]:
         """`to_dict` without `ext` and without the deep copy: its lists and sets are the
         state's own, to be encoded at once (undo's checkpoint), never kept or changed."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for name in STATE_FIELDS:
             if name in ("rules", "board", "ext"):
                 continue

@@ -24,7 +24,6 @@ Setting up a position (none of these checks a rule or pays a cost):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from events.commands import Command
 from events.events import Event, ModuleSpec, RoadBuilt, SettlementBuilt
@@ -66,7 +65,7 @@ class Table:
 
     # --- arranging the table ----------------------------------------------------------------
 
-    def script(self, kind: str, *outcomes: Any) -> Table:
+    def script(self, kind: str, *outcomes: object) -> Table:
         self.dealer.queues.setdefault(kind, []).extend(outcomes)
         return self
 

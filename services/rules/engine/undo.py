@@ -31,7 +31,7 @@ the log (services/rules/disputes.py), and so does `hexlog audit`.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -243,7 +243,7 @@ def checkpoint(state: State, log: UndoLog) -> str:
 
 
 def journaled(fn: Evolver[State]) -> Evolver[State]:
-    def evolve_undoable(state: State, e: Any) -> None:
+    def evolve_undoable(state: State, e: Event) -> None:
         log = undo_log(state)
         if log.active and log.base is None:
             log.base = checkpoint(state, log)
@@ -255,7 +255,7 @@ def journaled(fn: Evolver[State]) -> Evolver[State]:
 
 
 def floor_raising(fn: Evolver[State]) -> Evolver[State]:
-    def evolve_final(state: State, e: Any) -> None:
+    def evolve_final(state: State, e: Event) -> None:
         fn(state, e)
         log = undo_log(state)
         if log.active:
@@ -303,7 +303,7 @@ def evolve_reverted(state: State, e: Reverted) -> None:
     state.version = version  # evolve counts this event
 
 
-def view_undo(state: State, seat: int | None) -> dict[str, Any]:
+def view_undo(state: State, seat: int | None) -> dict[str, object]:
     log = undo_log(state)
     return {"policy": log.policy, "floor": log.floor,
             "vote": plain(log.vote)}

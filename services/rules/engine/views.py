@@ -18,6 +18,7 @@ from services.rules.engine.base.scoring import public_vp, total_vp
 from services.rules.engine.base.sites import pieces_left
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS, load_map
+from services.rules.engine.registry import Redactor
 from services.rules.engine.state import NO_ONE, State
 from services.rules.engine.vocab import BASE_WIDTH
 
@@ -60,6 +61,7 @@ def view(state: State, seat: int | None, referee: bool = False) -> View:
                 for s, a in t.answers.items()
             },
         )
+    # What module views show: any JSON shape a module chooses (modstate.ViewData).
     ext: dict[str, Any] = {
         name: fn(state, None if referee else seat) for name, fn in state.rules.states.view.items()
     }
@@ -103,11 +105,11 @@ BOARD = "board"  # the view's ext entry for a map beyond the base tiles
 RESOURCES = "resources"  # the view's ext entry for module resources (the base five aside)
 
 
-def board_ext(board: Board) -> dict[str, Any]:
+def board_ext(board: Board) -> dict[str, object]:
     """What a view adds about a scenario's board: its map (centre vertices, paths, numbers,
     features come from the map file), the hexes of module terrains and what they yield."""
     assert board.mapdata is not None
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "map": board.mapdata.name,
         "special": [list(h) for h in board.special],
         "resources": {t: r for t, r in board.terrain_resource.items() if r >= 0},
@@ -153,7 +155,7 @@ def redact_bought(e: DevelopmentCardBought, seat: int | None) -> Event:
     return msgspec.structs.replace(e, card=None)
 
 
-BASE_REDACTORS: dict[type[Event], Any] = {
+BASE_REDACTORS: dict[type[Event], Redactor] = {
     CardStolen: redact_stolen,
     DevelopmentCardBought: redact_bought,
 }

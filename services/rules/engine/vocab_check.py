@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from operator import attrgetter
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 from events.commands import Command
 from events.events import Event
 from events.types import Named
 from services.rules.engine.chance import Dealer
+from services.rules.engine.registry import Handler
 from services.rules.engine.rules import Rejected, register, reject
 from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import Vocabulary
@@ -46,16 +47,16 @@ register({
 # optional: a None holds no name).
 ONE, SEVERAL, KEYS = "one", "several", "keys"
 NamedField = tuple[str, str, str]  # (field, kind, how)
-Handler = Callable[[State, Any, Dealer], list[Event]]
 
 
-def _named(annotation: Any) -> Named | None:
+def _named(annotation: object) -> Named | None:
     if typing.get_origin(annotation) is Annotated:
-        return next((m for m in annotation.__metadata__ if isinstance(m, Named)), None)
+        metadata: tuple[object, ...] = getattr(annotation, "__metadata__", ())
+        return next((m for m in metadata if isinstance(m, Named)), None)
     return None
 
 
-def _how(annotation: Any) -> tuple[Named, str] | None:
+def _how(annotation: object) -> tuple[Named, str] | None:
     """The names an annotation holds, and how (None: none)."""
     named = _named(annotation)
     if named is not None:
@@ -97,7 +98,7 @@ def unknown(vocab: Vocabulary, command: Command, fields: tuple[NamedField, ...])
         value = getattr(command, field)
         if value is None:
             continue
-        names: Any = (value,) if how == ONE else value  # a sequence, or a bundle (its keys)
+        names: Iterable[object] = (value,) if how == ONE else value  # a sequence, or a bundle (its keys)
         known = vocab.known[kind]
         for name in names:
             if name not in known:
@@ -119,13 +120,14 @@ def refuse(vocab: Vocabulary, command: Command) -> Rejected:
     raise AssertionError(f"{command!r}: every name is known")
 
 
-def checked(handler: Handler, fields: tuple[NamedField, ...], vocab: Vocabulary) -> Handler:
+def checked(handler: Handler[State], fields: tuple[NamedField, ...],
+            vocab: Vocabulary) -> Handler[State]:
     """`handler` behind the check of `fields`. The check is built for this ruleset: a getter
     and the set of known names per field, one membership test each (MaritimeTrade is a seventh
     of a random game's decisions); the message is made only on a refusal."""
     plan = tuple((attrgetter(field), vocab.known[kind], how == ONE) for field, kind, how in fields)
 
-    def check_then_handle(state: State, command: Any, dealer: Dealer) -> list[Event]:
+    def check_then_handle(state: State, command: Command, dealer: Dealer) -> list[Event]:
         for get, known, one in plan:
             value = get(command)
             if value is not None and ((value not in known) if one else
@@ -145,10 +147,11 @@ def install(rules: Rules) -> None:
             rules.wrap_handler(command, names_checked(fields, rules.vocab))
 
 
-def names_checked(fields: tuple[NamedField, ...], vocab: Vocabulary) -> Callable[[Handler], Handler]:
+def names_checked(fields: tuple[NamedField, ...],
+                  vocab: Vocabulary) -> Callable[[Handler[State]], Handler[State]]:
     """The wrapper that puts a handler behind the check of `fields` (`checked`)."""
 
-    def check_names(handler: Handler) -> Handler:
+    def check_names(handler: Handler[State]) -> Handler[State]:
         return checked(handler, fields, vocab)
 
     return check_names

@@ -42,7 +42,6 @@ house variant, all 36 cards before each rebuild.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -108,7 +107,7 @@ register({
 })
 
 
-class Params(msgspec.Struct, forbid_unknown_fields=True):
+class EventCardsParams(msgspec.Struct, forbid_unknown_fields=True):
     new_year: bool = True  # False: the card's house variant, all 36 cards before a rebuild
 
 
@@ -183,9 +182,11 @@ class Earthquake:
 # --- hooks: Epidemic, damaged roads -------------------------------------------------------------
 
 
-def wrap_production(previous: Any) -> Callable[[State, int], list[list[int]]]:
+def wrap_production(
+    previous: Callable[[State, int], list[list[int]]],
+) -> Callable[[State, int], list[list[int]]]:
     def production(state: State, total: int) -> list[list[int]]:
-        gains: list[list[int]] = previous(state, total)
+        gains = previous(state, total)
         if not ext(state).epidemic:
             return gains
         board = state.board
@@ -251,12 +252,12 @@ def repair_options(state: State, seat: int, phase: str) -> list[Command]:
 # --- visibility ---------------------------------------------------------------------------------
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+def view_ext(state: State, seat: int | None) -> dict[str, object]:
     """Public: the cards face up this cycle, the last card, damaged roads, who must choose;
     a seat's own pending choice. (There is no deck order to hide: none exists.)"""
     x = ext(state)
     last = DECK.kinds[x.card] if x.card != NO_ONE else None
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "cycle": x.cycle,
         "revealed": [[n, ev, c] for (n, ev), c in zip(DECK.kinds, x.drawn, strict=True) if c],
         "until_new_year": x.per_cycle - x.index,
@@ -289,11 +290,11 @@ def redact_assistance(e: AssistanceGiven, seat: int | None) -> Event:
 # --- the module ---------------------------------------------------------------------------------
 
 
-class EventCards(Module[State, Params]):
+class EventCards(Module[State, EventCardsParams]):
     name = "event-cards"
     title = "Event Cards"
     description = "Draw event cards instead of rolling: 36 number cards with events, New Year reshuffles (docs/rules/event-cards.md §3)."
-    Params = Params
+    Params = EventCardsParams
     advice = ADVICE
     narration = NARRATION
     stages = {
@@ -310,7 +311,7 @@ class EventCards(Module[State, Params]):
         "cards carry no dice values (docs/rules/event-cards.md §3 DECISION)",
     }
 
-    def install(self, rules: Rules, params: Any) -> None:
+    def install(self, rules: Rules, params: EventCardsParams) -> None:
         per_cycle = DECK.size - DECK.under_new_year if params.new_year else DECK.size
 
         def init(state: State, created: GameCreated) -> EventState:

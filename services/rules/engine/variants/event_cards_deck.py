@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final, cast, get_args
+from typing import Final, cast, get_args
 
 from events.event_cards import EventName
 from events.events import Event
@@ -60,13 +60,17 @@ class Deck:
         return self.kinds.index((number, cast(EventName, event)))
 
 
-def validate_deck(data: dict[str, Any]) -> Deck:
+def validate_deck(data: dict[str, object]) -> Deck:
+    """The deck of `event_cards.toml`'s data (any shape a file holds: checked here)."""
     names = set(get_args(EventName)) - {"new_year"}
     per_number: dict[int, int] = {}
     per_event: dict[str, int] = {}
     kinds: list[tuple[int, EventName]] = []
     copies: list[int] = []
-    for number, event, n in data["cards"]:
+    cards = data["cards"]
+    if not isinstance(cards, list):
+        raise DeckError(f"cards are a list of [number, event, copies], not {cards!r}")
+    for number, event, n in cards:
         if event not in names:
             raise DeckError(f"unknown event {event!r}")
         if (number, event) in kinds or n < 1:
@@ -82,7 +86,7 @@ def validate_deck(data: dict[str, Any]) -> Deck:
     if per_event != EVENT_COUNTS:
         raise DeckError(f"cards per event must be {EVENT_COUNTS}, not {per_event}")
     under = data["under_new_year"]
-    if not 0 <= under < sum(copies):
+    if not isinstance(under, int) or not 0 <= under < sum(copies):
         raise DeckError(f"New Year cannot lie on {under} of {sum(copies)} cards")
     return Deck(tuple(kinds), tuple(copies), under)
 

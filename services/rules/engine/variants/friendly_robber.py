@@ -18,8 +18,6 @@ Design notes:
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from services.rules.engine import hook_keys as hk
@@ -45,7 +43,7 @@ register({
 })
 
 
-class Params(msgspec.Struct, forbid_unknown_fields=True):
+class FriendlyRobberParams(msgspec.Struct, forbid_unknown_fields=True):
     start_vp: int = 2  # the VP a player has right after set-up (docs/rules/friendly-robber.md §2.1)
 
     def __post_init__(self) -> None:
@@ -73,17 +71,17 @@ def fallback_hexes(state: State) -> list[int]:
     return [state.robber] if state.robber != NO_ONE else []
 
 
-class FriendlyRobber(Module[State, Params]):
+class FriendlyRobber(Module[State, FriendlyRobberParams]):
     name = "friendly-robber"
     title = "Friendly Robber"
     description = (
         "The robber spares players with only their starting VP (start_vp=N, default 2); "
         "with no hex left it goes to the desert."
     )
-    Params = Params
+    Params = FriendlyRobberParams
 
-    def install(self, rules: Rules, params: Any) -> None:
-        start_vp: int = params.start_vp
+    def install(self, rules: Rules, params: FriendlyRobberParams) -> None:
+        start_vp = params.start_vp
         previous_hexes = rules.hook(hk.ROBBER_HEXES)
         previous_victims = rules.hook(hk.ROBBER_VICTIMS)
 

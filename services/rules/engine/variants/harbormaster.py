@@ -18,7 +18,7 @@ Design notes:
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from events.events import CityBuilt, Event, GameCreated, SettlementBuilt
 from events.harbormaster import HarbormasterChanged
@@ -120,7 +120,7 @@ def card_vp(state: State, seat: int, public: bool) -> int:
     return CARD_VP if state.ext[EXT] == seat else 0
 
 
-def view_harbormaster(state: State, seat: int | None) -> dict[str, Any]:
+def view_harbormaster(state: State, seat: int | None) -> dict[str, object]:
     held = holder(state)
     return {"holder": None if held == NO_ONE else held, "points": all_points(state)}
 

@@ -7,7 +7,6 @@ a default, and one wrapped hook. The base rules never learn that it exists.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -16,7 +15,7 @@ from services.rules.engine.ruleset import Module
 from services.rules.engine.state import Rules, State
 
 
-class Params(msgspec.Struct, forbid_unknown_fields=True):
+class VictoryPointsParams(msgspec.Struct, forbid_unknown_fields=True):
     target: int = 10
 
     def __post_init__(self) -> None:
@@ -24,15 +23,15 @@ class Params(msgspec.Struct, forbid_unknown_fields=True):
             raise ValueError("victory-points: target must be between 3 and 30")
 
 
-class VictoryPoints(Module[State, Params]):
+class VictoryPoints(Module[State, VictoryPointsParams]):
     name = "victory-points"
     title = "Victory Points"
     doc = "table.md"
     description = "Play to another number of victory points (target=N, default 10)."
-    Params = Params
+    Params = VictoryPointsParams
 
-    def install(self, rules: Rules, params: Any) -> None:
-        target: int = params.target
+    def install(self, rules: Rules, params: VictoryPointsParams) -> None:
+        target = params.target
         previous: Callable[[State, int], int] = rules.hook(hk.WIN_TARGET)
 
         # Replace the base target but keep what other modules add on top (e.g. +1).

@@ -4,7 +4,6 @@ neutral piece owed after each road or settlement."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from events.catan_for_two import (
     BuildNeutralRoad,
@@ -108,9 +107,9 @@ def after(state: State, events: list[Event]) -> State:
 def owing(previous: Handler[State], cause: NeutralPiece) -> Handler[State]:
     """Wrap BuildRoad/BuildSettlement: token gains, then the neutral piece owed (if any)."""
 
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+    def handler(state: State, cmd: BuildRoad | BuildSettlement, dealer: Dealer) -> list[Event]:
         events = list(previous(state, cmd, dealer))
-        if cause == "settlement":
+        if isinstance(cmd, BuildSettlement):  # cause == "settlement"
             events.extend(token_gain(state, cmd.seat, cmd.vertex))
         piece = owed_piece(after(state, events), cause)
         if piece is not None:

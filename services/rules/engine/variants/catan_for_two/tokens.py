@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Any
 
 from events import catan_for_two as commands
 from events.catan_for_two import (
@@ -28,7 +27,7 @@ from services.rules.engine.base.common import require_current, vector
 from services.rules.engine.base.scoring import MIN_ARMY, public_vp
 from services.rules.engine.base.turn import robber_refuges
 from services.rules.engine.chance import Dealer
-from services.rules.engine.registry import Handler
+from services.rules.engine.registry import Evolver, Handler
 from services.rules.engine.rules import Rejected, reject
 from services.rules.engine.state import MAIN, NO_ONE, Rules, State
 from services.rules.engine.variants.catan_for_two.common import (
@@ -61,7 +60,7 @@ def token_gain(state: State, seat: int, v: int) -> list[Event]:
 def gaining(previous: Handler[State]) -> Handler[State]:
     """Wrap PlaceSettlement: set-up settlements gain tokens too."""
 
-    def handler(state: State, cmd: Any, dealer: Dealer) -> list[Event]:
+    def handler(state: State, cmd: PlaceSettlement, dealer: Dealer) -> list[Event]:
         events = list(previous(state, cmd, dealer))
         return events + token_gain(state, cmd.seat, cmd.vertex)
 
@@ -292,7 +291,7 @@ def evolve_knight_discarded(state: State, e: KnightDiscarded) -> None:
     two(state).knight_used = True
 
 
-def new_turn(previous: Any) -> Any:
+def new_turn(previous: Evolver[State]) -> Evolver[State]:
     def evolve(state: State, e: TurnEnded) -> None:
         previous(state, e)
         t = two(state)
@@ -304,7 +303,7 @@ def new_turn(previous: Any) -> Any:
 # --- views and redaction --------------------------------------------------------------------
 
 
-def view_ext(state: State, seat: int | None) -> dict[str, Any]:
+def view_ext(state: State, seat: int | None) -> dict[str, object]:
     t = two(state)
     return {
         "tokens": list(t.tokens),
