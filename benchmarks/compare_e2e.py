@@ -10,7 +10,9 @@ PYTHONPATH (the services the benchmark starts inherit it, so they run the same r
 Valkey of its own. They alternate within every round (in the order given in odd rounds, the
 other way in even ones), so a loaded machine slows them alike; the table gives medians over
 the rounds of the rate, p99, and the CPU seconds per 1,000 commands of each kind of process
-(services/cli/bench_cost.py), each against the first.
+(services/cli/bench_cost.py), each against the first; then, for rules and bots, the median of
+each round's own ratio against the first (paired: a round's revisions run under much the same
+load, while the load may differ several-fold between rounds).
 """
 
 from __future__ import annotations
@@ -64,6 +66,19 @@ def row(results: list[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
+PAIRED = ("rules", "bots", "rules_and_bots")
+
+
+def paired(base: list[dict[str, Any]], other: list[dict[str, Any]], column: str) -> list[float]:
+    """Each round's CPU per 1,000 commands of `column` against the first revision's."""
+    def cpu(r: dict[str, Any]) -> float:
+        if column == "rules_and_bots":
+            return float(r["cpu_s_per_1000_commands_rules_and_bots"])
+        return float(r["cpu_s_per_1000_commands"].get(column, 0.0))
+
+    return [cpu(o) / cpu(b) for b, o in zip(base, other, strict=True) if cpu(b)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("revisions", nargs="+", help="two or more git revisions, the first "
@@ -98,6 +113,15 @@ def main() -> int:
             print(f"{names[side]:>10}" + "".join(
                 f"{rows[side][c]:9.3f} ({rows[side][c] / base[c]:4.2f}x)" if base[c]
                 else f"{rows[side][c]:16.3f}" for c in columns))
+        # The same revisions within one round ran minutes apart, under much the same load; the
+        # rounds' loads may differ several-fold (the rate with them). So also each round's own
+        # ratio against the first revision, and their median: steadier than a ratio of medians.
+        print(f"paired, each round against {names[sides[0]]} (median of the rounds' ratios; "
+              f"each round's in brackets):")
+        for side in sides[1:]:
+            print(f"{names[side]:>10}" + "".join(
+                f"  {c} {statistics.median(r):.2f}x [{' '.join(f'{x:.2f}' for x in r)}]"
+                for c in PAIRED if (r := paired(results[sides[0]], results[side], c))))
         print(json.dumps({names[side]: results[side] for side in sides}), file=sys.stderr)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
