@@ -307,8 +307,11 @@ def words(found: Symbol, who: Callable[[int], str]) -> str:
     if kind == "wagon":
         load = COMMODITIES.get(note.lower(), note)
         return f"wagon{owner}" + (f" carrying {load}" if load else "")
-    if kind == "trade-hex":
-        return f"trade hex, {number} commodities left to load"
+    if kind == "trade-hex":  # and the wagons standing on its plaza: "12 @1s @2"
+        wagons = [words(Symbol("wagon", _seat(m.group(1)), m.group(2)), who)
+                  for m in re.finditer(r"@(\d+)(\w?)", note)]
+        return (f"trade hex, {number} commodities left to load"
+                + "".join(f", {w} at its plaza" for w in wagons))
     if kind == "barbarians":
         return f"{number} barbarians landed (3 conquer)"
     if kind == "fortress":

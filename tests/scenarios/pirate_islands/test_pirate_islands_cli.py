@@ -6,6 +6,7 @@ pirate-islands` plays a whole game on the embedded Valkey with the real services
 from __future__ import annotations
 
 import json
+import re
 
 from cli_helpers import Hexlog
 from scenario_kit import audit_passes, play, replay
@@ -30,15 +31,17 @@ def test_play_replay_audit_and_render_a_pirate_islands_game(hexlog: Hexlog) -> N
     assert "GOL" in text  # the gold fields on the text board
     assert "~~~" in text  # the sea between the islands
     early = hexlog.run("replay", gid, "--at", "120")
-    assert "FLEET" in early.out  # the fleet on its hex, the fortresses with their strength
-    assert "F0:3" in early.out
+    # The fleet on its hex, the fortresses with their strength, listed in words by label.
+    assert "\n  the pirate fleet: hex " in early.out
+    assert re.search(r"\n  pirate fortress of \S+ \(\w+\), strength 3: corner \w+", early.out)
     assert "OK:" in audit_passes(hexlog, gid)
     picture = hexlog.cwd / "board.svg"
     drawn = hexlog.run("render", gid, "-o", str(picture), "--at", "120")
     assert drawn.code == 0, drawn.err
     svg = picture.read_text()
-    assert "FLEET" in svg
-    assert "F0:3" in svg
+    legend = svg[svg.index('id="legend"'):]
+    assert "the pirate fleet" in legend
+    assert "pirate fortress of a seat, with its strength" in legend
 
 
 def test_bench_engine_runs_the_scenario(hexlog: Hexlog) -> None:

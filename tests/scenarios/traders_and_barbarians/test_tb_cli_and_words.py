@@ -60,8 +60,13 @@ def test_the_scenario_narrates_its_events() -> None:
 def test_the_scenario_draws_barbarians_wagons_and_stacks() -> None:
     t = table()
     board = render_board(t.state)
-    assert board.count("X") >= 2  # barbarians on paths
+    barbarians = [line for line in board.splitlines() if line.startswith("  barbarian: paths ")]
+    assert len(barbarians) == 1
+    assert len(barbarians[0].split(", ")) == len(tb(t).barbarians)  # each on its path, by label
     assert "12 left" in board
+    assert "wagon of" in board
     put_wagon(t, 1, QUARRY_PLAZA)
     tb(t).cargo[1] = "sand"
-    assert "12 left @1s" in render_board(t.state)  # a wagon on a plaza, with its sand
+    board = render_board(t.state)  # a wagon on a plaza, with its sand, said with its trade hex
+    assert "12 commodities left to load, wagon of" in board
+    assert "carrying sand at its plaza" in board
