@@ -109,7 +109,7 @@ def test_a_snapshot_of_a_barbarian_attack_game_restores_equal(recorded: Recorder
 
 
 def test_the_board_drawing_marks_castle_barbarians_and_knights(recorded: Recorder) -> None:
-    from services.rules.engine.scenarios.barbarian_attack.narration import drawing
+    from services.rules.engine.scenarios.barbarian_attack.drawing import drawing
 
     marks: list[tuple[str, int, str]] = []
 

@@ -63,9 +63,10 @@ from services.rules.engine.scenarios.barbarian_attack.common import (
     attack,
     building_conquered,
 )
-from services.rules.engine.scenarios.barbarian_attack.narration import NARRATION, drawing
+from services.rules.engine.scenarios.barbarian_attack.drawing import drawing
+from services.rules.engine.scenarios.barbarian_attack.narration import NARRATION
 from services.rules.engine.scenarios.barbarian_attack.state import AttackState
-from services.rules.engine.scenarios.barbarian_attack.views import view_ext
+from services.rules.engine.scenarios.barbarian_attack.view import view_ext
 from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import PieceKind
 

@@ -37,7 +37,7 @@ from services.rules.engine.advice import Advice, BotSense, offered
 from services.rules.engine.board import Board
 from services.rules.engine.mapdata import ENGINE_MAPS
 from services.rules.engine.scenarios.barbarian_attack.common import CARD, EXT, FULL, STEAL
-from services.rules.engine.scenarios.barbarian_attack.views import AttackView
+from services.rules.engine.scenarios.barbarian_attack.view import AttackView
 from services.rules.engine.views import board_of
 
 MAPS = "services.rules.engine.scenarios.barbarian_attack.maps"

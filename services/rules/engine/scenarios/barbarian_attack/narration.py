@@ -21,9 +21,7 @@ from events.barbarian_attack import (
     SevenVictimChosen,
 )
 from events.events import Event
-from services.rules.engine.narration import Narrator, Places, Sketch, narrator
-from services.rules.engine.scenarios.barbarian_attack.common import attack, geometry
-from services.rules.engine.state import State
+from services.rules.engine.narration import Narrator, Places, narrator
 
 CARD_NAMES = {"knighthood": "Knighthood", "swift_knight": "Swift Knight", "treason": "Treason",
               "intrigue": "Intrigue"}
@@ -122,17 +120,3 @@ NARRATION: dict[type[Event], Narrator] = dict([
     narrator(ResourceBoughtWithGold, _gold_bought),
     narrator(ResourceSoldForGold, _gold_sold),
 ])
-
-
-def drawing(state: State, sketch: Sketch) -> None:
-    a = attack(state)
-    g = geometry(state.board)
-    sketch.mark("hex", g.castle, "castle")
-    for h in g.coastal:
-        if a.barbarians[h]:
-            sketch.mark("hex", h, f"B{a.barbarians[h]}" + ("!" if a.barbarians[h] >= 3 else ""))
-    for p in state.players[: state.n]:
-        for e in sorted(p.pieces.get("knight", ())):
-            sketch.mark("edge", e, f"K{p.seat}")
-    if a.foreign >= 0:
-        sketch.mark("edge", a.foreign, "KF")

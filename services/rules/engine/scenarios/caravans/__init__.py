@@ -31,9 +31,10 @@ from services.rules.engine.scenarios.caravans.common import (
     NAME_PATH,
     SECOND,
 )
+from services.rules.engine.scenarios.caravans.drawing import drawing
 from services.rules.engine.scenarios.caravans.narration import NARRATION
 from services.rules.engine.scenarios.caravans.state import CaravanState
-from services.rules.engine.scenarios.caravans.view import drawing, redact_named, view_ext
+from services.rules.engine.scenarios.caravans.view import redact_named, view_ext
 from services.rules.engine.state import Rules, State
 
 __all__ = ["MODULE", "Caravans"]

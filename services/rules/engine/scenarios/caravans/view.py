@@ -11,7 +11,6 @@ import msgspec
 
 from events.caravans import CamelPathNamed
 from events.events import Event
-from services.rules.engine.narration import Sketch
 from services.rules.engine.scenarios.caravans.common import BID, CAMELS, NAME_PATH, SECOND, ext
 from services.rules.engine.state import State
 
@@ -70,9 +69,3 @@ def redact_named(e: CamelPathNamed, seat: int | None) -> Event:
     if seat == e.seat:
         return e
     return msgspec.structs.replace(e, caravan=None, edge=None)
-
-
-def drawing(state: State, sketch: Sketch) -> None:
-    """A camel is a `C` on its path (one letter: the text board has room for no more)."""
-    for edge in sorted(ext(state).camels):
-        sketch.mark("edge", edge, "C")

@@ -11,7 +11,7 @@ Design notes:
 - Fish live in `state.ext["fishermen"]` (`FishState`): counts by kind (boot, 1, 2, 3) in the
   supply, the spent pile and each hand. A draw is the chance point `fish:<n>` weighted by the
   supply; no order exists anywhere, so none can leak. Token values in a hand are private
-  (views.py); spent tokens and the boot are public.
+  (view.py); spent tokens and the boot are public.
 - Hooks: `resolve_number` is wrapped (fish after a number's resources; Event Cards' Robber
   Flees first), `PlaceSettlement` (set-up fishing), `win_target` (+1 for the boot), the robber
   stage (a robber with no legal hex leaves the board), `extra_options` (fish actions, the boot).
@@ -28,7 +28,6 @@ from events.events import GameCreated
 from events.fishermen import FishDrawn
 from services.rules.engine.chance import Dealer
 from services.rules.engine.mapdata import load_map
-from services.rules.engine.narration import Sketch
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.fishermen import actions, boot, robber, tokens
 from services.rules.engine.scenarios.fishermen.advice import ADVICE
@@ -42,16 +41,12 @@ from services.rules.engine.scenarios.fishermen.common import (
     fish,
     starting_fish,
 )
+from services.rules.engine.scenarios.fishermen.drawing import drawing
 from services.rules.engine.scenarios.fishermen.narration import NARRATION
 from services.rules.engine.scenarios.fishermen.state import FishState
-from services.rules.engine.scenarios.fishermen.views import redact_drawn, referee_ext, view_ext
-from services.rules.engine.scenarios.fishermen.waters import (
-    grounds,
-    keep_lake_inland,
-    lay_grounds,
-    waters,
-)
-from services.rules.engine.state import NO_ONE, Rules, State
+from services.rules.engine.scenarios.fishermen.view import redact_drawn, referee_ext, view_ext
+from services.rules.engine.scenarios.fishermen.waters import grounds, keep_lake_inland, lay_grounds
+from services.rules.engine.state import Rules, State
 
 MAPS = __name__ + ".maps"
 
@@ -60,19 +55,6 @@ __all__ = ["EXT", "MODULE", "FishState", "fish"]
 
 def init(state: State, created: GameCreated) -> FishState:
     return starting_fish(grounds(state, created), state.n)
-
-
-def drawing(state: State, sketch: Sketch) -> None:
-    """The grounds and their numbers on the sea, the lake, the boot at a building of its holder."""
-    f = fish(state)
-    w = waters(state)
-    for h, n, _ in w.grounds:
-        sketch.mark("hex", h, f"fish {n}")
-    if w.lake != NO_ONE:
-        sketch.mark("hex", w.lake, "lake")
-    if f.boot != NO_ONE:
-        for v in sorted(state.players[f.boot].settlements | state.players[f.boot].cities)[:1]:
-            sketch.mark("vertex", v, "boot")
 
 
 class Fishermen(Module[State, None]):

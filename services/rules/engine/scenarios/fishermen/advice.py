@@ -27,7 +27,7 @@ from events.prompts import Prompt, View
 from events.types import RESOURCES, bundle_to_vector
 from services.rules.engine.advice import Advice, BotSense
 from services.rules.engine.scenarios.fishermen.common import EXT, HAND_LIMIT, RETURN
-from services.rules.engine.scenarios.fishermen.views import FishView
+from services.rules.engine.scenarios.fishermen.view import FishView
 
 NEAR_LIMIT = HAND_LIMIT - 1
 

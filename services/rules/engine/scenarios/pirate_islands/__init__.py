@@ -13,7 +13,8 @@ Design notes:
 - The roll: `resolve_dice` is the fleet (fleet.py), which ends with the ruleset's
   `resolve_number` (production, gold, or the 7); a reward choice pauses it in phase REWARD.
 - Parts: ships.py (ships, roads, settlements), fleet.py, gold.py, seven.py, warships.py (and
-  the deck), fortress.py (attacks, capture, win), views.py (view, redaction, drawing).
+  the deck), fortress.py (attacks, capture, win), view.py (view, redaction), drawing.py (the
+  board's marks).
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ from services.rules.engine.scenarios.pirate_islands.common import (
     pirate,
     places,
 )
+from services.rules.engine.scenarios.pirate_islands.drawing import drawing
 from services.rules.engine.scenarios.pirate_islands.narration import NARRATION
 from services.rules.engine.scenarios.pirate_islands.state import PirateState
-from services.rules.engine.scenarios.pirate_islands.views import drawing, redact_looted, view_ext
+from services.rules.engine.scenarios.pirate_islands.view import redact_looted, view_ext
 from services.rules.engine.state import Rules, State
 from services.rules.engine.vocab import PieceKind
 

@@ -39,7 +39,6 @@ from services.rules.engine import layout
 from services.rules.engine.base.scoring import derive_longest_road
 from services.rules.engine.chance import Dealer
 from services.rules.engine.currency import install_gold
-from services.rules.engine.narration import Sketch
 from services.rules.engine.ruleset import Module
 from services.rules.engine.scenarios.rivers import bridges, gold
 from services.rules.engine.scenarios.rivers.advice import ADVICE
@@ -55,22 +54,14 @@ from services.rules.engine.scenarios.rivers.common import (
     RIVERS_STATE,
     SWAMP,
     RiversState,
-    places,
 )
+from services.rules.engine.scenarios.rivers.drawing import drawing
 from services.rules.engine.scenarios.rivers.narration import NARRATION
 from services.rules.engine.scenarios.rivers.view import view_ext
 from services.rules.engine.state import MAIN, Rules, State
 from services.rules.engine.vocab import PieceKind
 
 __all__ = ["EXT", "MODULE", "NEUTRAL_BRIDGE", "RiversState"]
-
-
-def drawing(state: State, sketch: Sketch) -> None:
-    """The bridge sites: "~" while open, "B" and the owner's id once bridged (the bridge itself
-    is drawn as the owner's route piece; the 12's hex shows its 2 by itself)."""
-    for e in sorted(places(state).bridge_sites):
-        owner = state.edge_owner[e]
-        sketch.mark("edge", e, "~" if owner < 0 else f"B{owner}")
 
 
 def init(state: State, created: GameCreated) -> RiversState:

@@ -4,8 +4,6 @@ robber, no Longest Road, and its victory points and target."""
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from events.commands import BuyDevelopmentCard, Command, EndTurn, PlayKnight
 from events.events import DiceRolled, Event, SettlementBuilt, TurnEnded
 from events.traders_and_barbarians import (
@@ -37,7 +35,7 @@ from services.rules.engine.base import scoring
 from services.rules.engine.base.building import setup_round
 from services.rules.engine.base.turn import base_roll
 from services.rules.engine.chance import DICE_OUTCOMES, Dealer
-from services.rules.engine.currency import install_gold, open_offer_gold
+from services.rules.engine.currency import install_gold
 from services.rules.engine.ruleset import SetupRound
 from services.rules.engine.scenarios.traders_and_barbarians import (
     barbarians,
@@ -56,13 +54,13 @@ from services.rules.engine.scenarios.traders_and_barbarians.common import (
     tb,
 )
 from services.rules.engine.scenarios.traders_and_barbarians.data import (
-    COMMODITIES,
     SWIFT_COPIES,
     TARGET,
     TRADE_HEXES,
     P,
     card,
 )
+from services.rules.engine.scenarios.traders_and_barbarians.view import view_ext
 from services.rules.engine.state import MAIN, SETUP, Rules, State
 
 # A 2 or a 12 is thrown again until another total comes up (`roll.reroll`): the total that
@@ -89,43 +87,6 @@ def wagon_phase_refusal(state: State, command: Command) -> str | None:
     if state.phase == WAGON and type(command) in state.rules.registry.phase_commands.get(MAIN, ()):
         return P + "wagon.phase"
     return None
-
-
-class TradersView(TypedDict):
-    """What every seat sees of the scenario (`view["ext"]["traders-and-barbarians"]`)."""
-
-    gold: list[int]
-    wagons: list[int]
-    levels: list[int]
-    cargo: list[str]
-    delivered: list[dict[str, int]]  # per seat, by commodity
-    stacks: dict[str, dict[str, int]]  # by trade hex, by commodity
-    barbarians: list[int]
-    movement_points: int
-    moving: bool
-    grain_paid: bool
-    gold_buys: int
-    trade_gold: list[int] | None  # the open offer's gold (currency.open_offer_gold)
-
-
-def view_ext(state: State, seat: int | None) -> TradersView:
-    """Everything of the scenario is public (chance-and-hidden-information.md §14.10)."""
-    t = tb(state)
-    return {
-        "gold": t.gold[:],
-        "wagons": t.wagon[:],
-        "levels": t.level[:],
-        "cargo": t.cargo[:],
-        "delivered": [dict(zip(COMMODITIES, d, strict=True)) for d in t.delivered],
-        "stacks": {k: dict(zip(COMMODITIES, s, strict=True))
-                   for k, s in zip(TRADE_HEXES, t.stacks, strict=True)},
-        "barbarians": t.barbarians[:],
-        "movement_points": t.mp if t.moving else 0,
-        "moving": t.moving,
-        "grain_paid": t.grain_paid,
-        "gold_buys": t.buys,
-        "trade_gold": open_offer_gold(state),
-    }
 
 
 def gold_of(state: State) -> list[int]:

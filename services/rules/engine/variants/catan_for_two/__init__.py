@@ -57,7 +57,7 @@ from services.rules.engine.variants.catan_for_two.common import (
 )
 from services.rules.engine.variants.catan_for_two.narration import NARRATION
 from services.rules.engine.variants.catan_for_two.neutrals import init, start_vertices
-from services.rules.engine.variants.catan_for_two.tokens import view_ext
+from services.rules.engine.variants.catan_for_two.view import view_ext
 
 __all__ = ["EXT", "GIVE_BACK", "MODULE", "NEUTRAL", "TwoState"]
 

@@ -34,7 +34,6 @@ from services.rules.engine.variants.catan_for_two.common import (
     FORCED_CARDS,
     GIVE_BACK,
     KNIGHT_TOKENS,
-    neutrals,
     opponent,
     two,
 )
@@ -301,29 +300,6 @@ def new_turn(previous: Evolver[State]) -> Evolver[State]:
 
 
 # --- views and redaction --------------------------------------------------------------------
-
-
-def view_ext(state: State, seat: int | None) -> dict[str, object]:
-    t = two(state)
-    return {
-        "tokens": list(t.tokens),
-        "supply": t.supply,
-        "token_price": [price(state, s) for s in range(state.n)],
-        "token_action_used": t.action_used,
-        "knight_discarded": t.knight_used,
-        "roll": t.step,
-        "first_roll": t.first,
-        "neutral_build": t.due or None,
-        "neutrals": [
-            {
-                "id": k,
-                "roads": sorted(state.players[k].roads),
-                "settlements": sorted(state.players[k].settlements),
-                "road_length": state.players[k].road_length,
-            }
-            for k in neutrals(state)
-        ],
-    }
 
 
 def redact_drawn(e: ForcedTradeDrawn, seat: int | None) -> Event:

@@ -9,7 +9,6 @@ import msgspec
 
 from events.events import Event
 from events.pirate_islands import FleetLooted
-from services.rules.engine.narration import Sketch
 from services.rules.engine.scenarios.pirate_islands.common import pirate, places
 from services.rules.engine.state import State
 
@@ -50,20 +49,3 @@ def redact_looted(e: FleetLooted, seat: int | None) -> Event:
     if seat == e.seat:
         return e
     return msgspec.structs.replace(e, resources=None)
-
-
-def drawing(state: State, sketch: Sketch) -> None:
-    """The fleet on its hex, each fortress with its strength, each marked site, warships."""
-    ps = pirate(state)
-    pl = places(state.board)
-    if ps.fleet >= 0:
-        sketch.mark("hex", pl.loop[ps.fleet], "FLEET")
-    for s in range(state.n):
-        sp = pl.slots[s]
-        if ps.strength[s] > 0:
-            sketch.mark("vertex", sp.fortress, f"F{s}:{ps.strength[s]}")
-        if state.vertex_owner[sp.site] < 0:
-            sketch.mark("vertex", sp.site, f"site{s}")
-        route = ps.routes[s]
-        for i, e in enumerate(route):
-            sketch.mark("edge", e, f"W{s}" if i < ps.warships[s] else f"s{s}")
