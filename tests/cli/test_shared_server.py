@@ -9,6 +9,7 @@ This is the README's quick path, command for command.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -132,7 +133,11 @@ def test_play_refuses_a_bot_nobody_serves(hexlog: Hexlog) -> None:
 def test_two_plays_at_once_share_one_server(hexlog: Hexlog) -> None:
     first = hexlog.start("play", "--turn-limit", "80", "--json")
     said = hexlog.wait_for_line(first, "hexlog: game ")
-    second = hexlog.run("play", "--turn-limit", "40", "--json")
+    # Attached as a third command would be, so the first, if its game ends before the second
+    # has started, waits for us before it stops the server (its game takes about a second).
+    with (hexlog.data / "attached.lock").open("ab") as hold:
+        fcntl.flock(hold.fileno(), fcntl.LOCK_SH)
+        second = hexlog.run("play", "--turn-limit", "40", "--json")
     assert second.code == 0, second.err
     assert "attached to the running server" in second.err
     out, err = first.communicate(timeout=120)
