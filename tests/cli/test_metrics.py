@@ -91,6 +91,11 @@ def test_prometheus_scrapes_up_and_reads_the_commands_rate_and_judge_p99(
             pass
         assert time.monotonic() < deadline, "prometheus never answered"
         time.sleep(0.5)
+    # Scraped before the games start: a counter's rate needs samples from while it rose (a
+    # tournament of a few seconds could end before the first scrape of the new targets).
+    while {r["metric"]["service"] for r in query(base, "up == 1")} != set(targets):
+        assert time.monotonic() < deadline, query(base, "up")
+        time.sleep(0.5)
     played = hexlog.run("tournament", "--bots", "random,heuristic", "--games", "4",
                         "--seed", "metrics", timeout=300)
     assert played.code == 0, played.err[-2000:]
