@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/compare_e2e.py BEFORE AFTER [MORE…] --rounds 3 -- --games 32
 
 BEFORE and AFTER are git revisions (a commit, a tag, HEAD~1; more may follow, each against
-the first; every one must have bench e2e's CPU figures). Each is unpacked from git
+the first; every one must have bench e2e's CPU figures), or folders holding a tree as it is
+(a worktree with uncommitted changes, its engine built or not: used as found). Each is unpacked from git
 (`git archive`, nothing of the working tree) into a temporary folder, and each measurement is
 `python -m services.cli.main bench e2e --json [options after --]` with that folder first on
 PYTHONPATH (the services the benchmark starts inherit it, so they run the same revision), on a
@@ -13,6 +14,10 @@ the rounds of the rate, p99, and the CPU seconds per 1,000 commands of each kind
 (services/cli/bench_cost.py), each against the first; then, for rules and bots, the median of
 each round's own ratio against the first (paired: a round's revisions run under much the same
 load, while the load may differ several-fold between rounds).
+
+With --compiled, each tree's engine is built with mypyc first (its own scripts/build_engine.py
+--require, a few minutes each), as `make` installs it: the figures a default install gives.
+Without it the engines run interpreted.
 """
 
 from __future__ import annotations
@@ -43,8 +48,23 @@ def unpack(rev: str, into: Path) -> str:
     return commit
 
 
-def bench(tree: Path, options: list[str]) -> dict[str, Any]:
+def build(tree: Path) -> None:
+    """The tree's engine compiled in place, or SystemExit."""
+    print(f"building the compiled engine in {tree.name} ...", file=sys.stderr)
+    run = subprocess.run([sys.executable, "scripts/build_engine.py", "--require"], cwd=tree,
+                         env=dict(os.environ, PYTHONPATH=str(tree)), capture_output=True,
+                         text=True)
+    if run.returncode:
+        raise SystemExit(f"the compiled build failed in {tree.name}: {run.stderr[-2000:]}")
+
+
+def bench(tree: Path, options: list[str], compiled: bool) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("HEXLOG_ENGINE", None)
+    if compiled:
+        env["HEXLOG_REQUIRE_COMPILED"] = "1"
+    else:
+        env["HEXLOG_ENGINE"] = "interpreted"
     env.pop("REDIS_URL", None)  # a Valkey of its own each time
     run = subprocess.run([sys.executable, "-m", "services.cli.main", "bench", "e2e", "--json",
                           *options], cwd=tree, env=env, capture_output=True, text=True)
@@ -84,6 +104,8 @@ def main() -> int:
     parser.add_argument("revisions", nargs="+", help="two or more git revisions, the first "
                         "the baseline; bench e2e's options after --")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--compiled", action="store_true",
+                        help="build each revision's engine with mypyc and measure that")
     args, options = parser.parse_known_args()
     options = [o for o in options if o != "--"]
     if len(args.revisions) < 2:
@@ -91,21 +113,27 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="compare-e2e-"))
     try:
         sides = [f"{i}" for i in range(len(args.revisions))]
-        trees = {side: folder / side for side in sides}
-        names = {side: unpack(rev, trees[side]) for side, rev in zip(sides, args.revisions,
-                                                                     strict=True)}
+        trees = {side: Path(rev) if Path(rev).is_dir() else folder / side
+                 for side, rev in zip(sides, args.revisions, strict=True)}
+        names = {side: Path(rev).name if Path(rev).is_dir() else unpack(rev, trees[side])
+                 for side, rev in zip(sides, args.revisions, strict=True)}
+        if args.compiled:
+            for side, tree in trees.items():
+                if not Path(args.revisions[int(side)]).is_dir():
+                    build(tree)
         results: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
         load = [os.getloadavg()[0]]
         for i in range(args.rounds):
             for side in sides if i % 2 == 0 else sides[::-1]:
                 print(f"round {i + 1} of {args.rounds}: {names[side]}", file=sys.stderr)
-                results[side].append(bench(trees[side], options))
+                results[side].append(bench(trees[side], options, args.compiled))
         load.append(os.getloadavg()[0])
         rows = {side: row(rs) for side, rs in results.items()}
         columns = ["commands_per_s", "latency_p99_ms", "rules", "bots", "rules_and_bots",
                    "valkey", "projections"]
         base = rows[sides[0]]
-        print(f"bench e2e {' '.join(options)}: medians of {args.rounds} rounds, alternated "
+        print(f"bench e2e {' '.join(options)}, engines "
+              f"{'compiled' if args.compiled else 'interpreted'}: medians of {args.rounds} rounds, alternated "
               f"(load average {load[0]:.1f} at the start, {load[1]:.1f} at the end); CPU in s "
               f"per 1,000 commands; x: against {names[sides[0]]}")
         print(f"{'':>10}" + "".join(f"{c:>16}" for c in columns))

@@ -44,6 +44,7 @@ from services.protocol import (
 from services.runtime import loop
 from services.store.connect import connect, is_cluster
 from services.store.keys import PARTITIONS, commands_key, partition
+from services.store.lean import lean_pipeline
 from services.store.streams import Entry, GroupReader
 
 log = structlog.get_logger("hexlog.bots")
@@ -163,7 +164,7 @@ class BotWorker:
     async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
         """Answer every prompt read (from any number of streams) and ack them: one pipeline,
         so one round trip (and one AOF fsync) however many partitions had prompts."""
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = lean_pipeline(self.redis)
         self.queue_answers(pipe, read)
         await pipe.execute()
 
@@ -173,7 +174,7 @@ class BotWorker:
         acks, then the blocking XREADGROUP, in one pipeline (the server runs them in order, so
         the answers are in before the read waits). One server only: a Cluster's reads go by
         slot."""
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = lean_pipeline(self.redis)
         self.queue_answers(pipe, read)
         pipe.xreadgroup(PROMPT_GROUP, self.consumer, cast(Any, streams), count=64, block=100)
         replies = await pipe.execute(raise_on_error=False)

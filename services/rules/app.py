@@ -30,6 +30,7 @@ from services.rules.service import RulesService
 from services.runtime import loop
 from services.store.connect import connect, fails_over, is_cluster, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
+from services.store.lean import lean_pipeline
 from services.store.streams import Entry, GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
@@ -234,7 +235,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
 async def _ack(redis: Redis, acks: list[tuple[str, list[bytes]]]) -> list[tuple[str, list[bytes]]]:
     """Ack handled entries now (one round trip); returns what is left to ack: nothing."""
     if acks:
-        pipe = redis.pipeline(transaction=False)
+        pipe = lean_pipeline(redis)
         for stream, ids in acks:
             pipe.xack(stream, RULES_GROUP, *ids)
         _warn_failed_acks(acks, await pipe.execute(raise_on_error=False))
@@ -257,7 +258,7 @@ async def _ack_and_read(redis: Redis, reader: GroupReader, name: str,
     if is_cluster(redis):
         await _ack(redis, acks)
         return await reader.read(streams, count=128, block=block_ms)
-    pipe = redis.pipeline(transaction=False)
+    pipe = lean_pipeline(redis)
     for stream, ids in acks:
         pipe.xack(stream, RULES_GROUP, *ids)
     pipe.xreadgroup(RULES_GROUP, name, cast(Any, streams), count=128, block=block_ms)

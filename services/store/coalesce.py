@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.typing import EncodableT
 
 from services.store.connect import is_cluster
 from services.store.durability import then_wait
+from services.store.lean import lean_pipeline
 
 
 @dataclass(slots=True)
@@ -90,14 +91,12 @@ class CoalescingRunner:
         waits = [call.wait for call in batch if call.wait is not None]
         acks = 0
         try:
-            if len(batch) == 1 and not waits:
-                results = [await cast(Any, self.redis).execute_command("EVALSHA", *batch[0].args)]
-            elif waits:
+            if waits:
                 results, acks = await then_wait(
                     self.redis, "", [("EVALSHA", *call.args) for call in batch],
                     max(w[0] for w in waits), max(w[1] for w in waits))
             else:
-                pipe: Any = self.redis.pipeline(transaction=False)  # its execute_command is untyped
+                pipe: Any = lean_pipeline(self.redis)  # its execute_command is untyped
                 for call in batch:
                     pipe.execute_command("EVALSHA", *call.args)
                 results = await pipe.execute(raise_on_error=False)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 PARTITIONS = 16
 PREFIX = "hexlog"
@@ -57,7 +58,10 @@ def tag(p: int) -> str:
     """`hexlog:{017}`: the key prefix of partition p, with its Cluster hash tag."""
     if not 0 <= p < PARTITIONS:
         raise ValueError(f"partition out of range: {p}")
-    return f"{PREFIX}:{{{p:03d}}}"
+    return _TAGS[p]
+
+
+_TAGS = tuple(f"{PREFIX}:{{{p:03d}}}" for p in range(PARTITIONS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,9 @@ class GameKeys:
 
 
 
+# Every command of a game asks for its keys (the append, the prompt, the lock): kept for the
+# games in play (the rules service holds at most 4,096 folded), ten strings built once each.
+@lru_cache(maxsize=8192)
 def game_keys(game_id: str) -> GameKeys:
     check_id("game id", game_id)
     p = partition(game_id)
@@ -100,7 +107,7 @@ def game_keys(game_id: str) -> GameKeys:
 def outcome_field(scope: str, command_id: str) -> str:
     """The field of a game's outcomes hash that holds a command's outcome."""
     check_id("command id", command_id)
-    if not SCOPE.fullmatch(scope):
+    if scope not in _SCOPES and not SCOPE.fullmatch(scope):
         raise ValueError(f"bad outcome scope: {scope!r}")
     return f"{scope}:{command_id}"
 
@@ -109,6 +116,7 @@ SCOPE = re.compile(r"s\d{1,2}|ref|org|svc")
 ORGANISER = "org"  # the scope of create and forfeit requests
 SERVICE = "svc"  # the scope of moves the service plays itself (deadlines, forfeited seats)
 REFEREE_SCOPE = "ref"
+_SCOPES = frozenset([ORGANISER, SERVICE, REFEREE_SCOPE, *(f"s{seat}" for seat in range(8))])
 
 
 def seat_scope(seat: int) -> str:
@@ -130,6 +138,7 @@ GATEWAY = "gateway"  # the command source of the HTTP gateway
 REQUESTERS = ("", GATEWAY)  # sources whose streams may carry create and forfeit requests
 
 
+@lru_cache(maxsize=4096)  # (partitions × sources: the organisers, the gateway, the pools)
 def commands_key(p: int, source: str = "") -> str:
     """Inbound command stream of partition p (consumer group RULES_GROUP) of one source: the
     organisers' ("" ), the gateway's (`GATEWAY`) or a bot pool's (`bot:<name>`)."""
