@@ -9,14 +9,21 @@ XREADGROUP (group `workers`); answer each prompt by XADD to `hexlog:{p}:cmds:bot
 A prompt this worker cannot read, or a bot that raises, is logged and acked: the rules service
 plays the seat's default move at the deadline, so a broken bot slows its games but never
 stops them.
+
+With a pace (`serve bots --pace-ms N`), every answer is held N ms after its prompt was read, as
+a player who thinks: load tests and `hexlog bench e2e --pace-ms` measure many games at a
+player's pace, not only games at the bots' full speed. The prompts held stay unacked, so a
+worker that dies while holding them leaves them to be claimed by another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 import uuid
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -24,6 +31,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from bots.pace import MAX_PACE_MS, ORPHAN_IDLE_MS
 from bots.registry import make_bot, parse_bot_spec
 from bots.sdk import Bot, reseed
 from events.auth import sign
@@ -49,7 +57,7 @@ from services.store.streams import Entry, GroupReader
 
 log = structlog.get_logger("hexlog.bots")
 CLAIM_EVERY_S = 2.0
-ORPHAN_IDLE_MS = 3_000
+READ_BLOCK_MS = 100
 
 
 async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
@@ -70,8 +78,14 @@ async def ensure_groups(redis: Redis, pools: Sequence[str]) -> None:
 
 
 class BotWorker:
-    def __init__(self, redis: Redis, pools: Sequence[str], consumer: str | None = None) -> None:
+    def __init__(self, redis: Redis, pools: Sequence[str], consumer: str | None = None,
+                 pace_ms: int = 0) -> None:
+        if not 0 <= pace_ms <= MAX_PACE_MS:
+            raise ValueError(f"pace_ms: from 0 to {MAX_PACE_MS}, not {pace_ms}")
         self.redis = redis
+        self.pace_s = pace_ms / 1000
+        # What was read and is held for the pace: (when it is due, the read), oldest first.
+        self.held: deque[tuple[float, list[tuple[str, list[Entry]]]]] = deque()
         # `pools` are bot specs (bots.registry.parse_bot_spec): a shipped name, or
         # `name=package.module:Factory` for a bot given by import path (pool `name`).
         self.specs = list(pools)
@@ -110,13 +124,14 @@ class BotWorker:
                         await self.claim_orphans()
                     # (what was read is answered once: if this fails, it stays pending and
                     # is claimed again)
-                    answering, read = read, []
+                    answering, read = self.due(read), []
+                    block = self.block_ms()
                     if together:
-                        read = await self.answer_and_read(answering, streams)
+                        read = await self.answer_and_read(answering, streams, block)
                     else:  # a Cluster: the reads of each slot are in flight apart
                         if answering:
                             await self.answer_all(answering)
-                        read = await reader.read(streams, count=64, block=100)
+                        read = await reader.read(streams, count=64, block=block)
                 except Exception as exc:
                     # A dropped connection (or groups lost with the server's data) must not end
                     # the worker: what it read and did not ack stays pending and is claimed again.
@@ -125,11 +140,33 @@ class BotWorker:
                         with contextlib.suppress(Exception):
                             await ensure_groups(self.redis, self.specs)
                     await asyncio.sleep(0.5)
+            read = [entries for _, held in self.held for entries in held] + read
             if read:  # read and not answered when told to stop
                 with contextlib.suppress(Exception):
                     await self.answer_all(read)
         finally:
             await reader.close()
+
+    def due(self, read: list[tuple[str, list[Entry]]]) -> list[tuple[str, list[Entry]]]:
+        """What to answer now: without a pace, what was just read; with one, the reads held
+        for the pace that are due (what was just read is held)."""
+        if not self.pace_s:
+            return read
+        now = time.monotonic()
+        if read:
+            self.held.append((now + self.pace_s, read))
+        answering: list[tuple[str, list[Entry]]] = []
+        while self.held and self.held[0][0] <= now:
+            answering += self.held.popleft()[1]
+        return answering
+
+    def block_ms(self) -> int:
+        """How long the next read may wait: until the first held read is due, at most
+        READ_BLOCK_MS."""
+        if not self.held:
+            return READ_BLOCK_MS
+        wait_ms = math.ceil((self.held[0][0] - time.monotonic()) * 1000)
+        return max(1, min(READ_BLOCK_MS, wait_ms))
 
     async def claim_orphans(self) -> None:
         """Answer prompts a dead worker of our pools had read but not answered (XAUTOCLAIM):
@@ -168,15 +205,15 @@ class BotWorker:
         self.queue_answers(pipe, read)
         await pipe.execute()
 
-    async def answer_and_read(self, read: list[tuple[str, list[Entry]]],
-                              streams: dict[str, str]) -> list[tuple[str, list[Entry]]]:
+    async def answer_and_read(self, read: list[tuple[str, list[Entry]]], streams: dict[str, str],
+                              block: int = READ_BLOCK_MS) -> list[tuple[str, list[Entry]]]:
         """Answer what was read and read the next prompts, in one round trip: the answers and
         acks, then the blocking XREADGROUP, in one pipeline (the server runs them in order, so
         the answers are in before the read waits). One server only: a Cluster's reads go by
         slot."""
         pipe = lean_pipeline(self.redis)
         self.queue_answers(pipe, read)
-        pipe.xreadgroup(PROMPT_GROUP, self.consumer, cast(Any, streams), count=64, block=100)
+        pipe.xreadgroup(PROMPT_GROUP, self.consumer, cast(Any, streams), count=64, block=block)
         replies = await pipe.execute(raise_on_error=False)
         for reply in replies:
             if isinstance(reply, Exception):
@@ -221,10 +258,10 @@ class BotWorker:
         return commands_key(partition(game_id), f"bot:{pool}"), body
 
 
-def run(url: str, pools: Sequence[str], consumer: str | None = None) -> None:
+def run(url: str, pools: Sequence[str], consumer: str | None = None, pace_ms: int = 0) -> None:
     async def main() -> None:
         redis = connect(url)
-        worker = BotWorker(redis, pools, consumer)
+        worker = BotWorker(redis, pools, consumer, pace_ms)
         try:
             await worker.run(stop_on_sigterm())
         finally:

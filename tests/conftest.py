@@ -195,10 +195,10 @@ async def bot_workers(url: str) -> AsyncIterator[Callable[[Sequence[str]], BotWo
     tasks: list[asyncio.Task[None]] = []
     clients: list[Redis] = []
 
-    def start(pools: Sequence[str]) -> BotWorker:
+    def start(pools: Sequence[str], pace_ms: int = 0) -> BotWorker:
         client = connect(url)
         clients.append(client)
-        worker = BotWorker(client, pools)
+        worker = BotWorker(client, pools, pace_ms=pace_ms)
         tasks.append(asyncio.create_task(worker.run(stop)))
         return worker
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from bots.pace import MAX_PACE_MS
 from services.cli.errors import EXIT_CODES, USAGE, UsageError, run_guarded
 from services.cli.options import (  # noqa: F401  (re-exported: other modules import them here)
     MAX_CONCURRENCY,
@@ -175,6 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--idle", type=at_least(0, MAX_IDLE), default=0, metavar="N",
                    help=f"e2e: N more games that stay live and idle while the others play "
                         f"(created first; at most {MAX_IDLE:,}): the memory a live game holds")
+    p.add_argument("--pace-ms", type=at_least(0, MAX_PACE_MS), default=0, metavar="MS",
+                   help="e2e: the bots answer each prompt MS ms after reading it, as players "
+                        "who think (default 0: at full speed); with many games at once, the "
+                        "latency of a service that is not saturated")
+    p.add_argument("--turn-limit", type=at_least(1, 1000), default=1000, metavar="N",
+                   help="e2e: each game ends after N turns (default 1000: games end by play, in "
+                        "about 940 commands); shorter games for many games at a pace")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="e2e: draw the curve of --concurrency into FILE (.png, .svg; needs "
                         "matplotlib: pip install 'hexlog[plot]')")

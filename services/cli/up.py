@@ -19,6 +19,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
+from bots.pace import MAX_PACE_MS
 from services.cli.errors import UsageError
 from services.cli.ladder import add_ladder_options
 from services.cli.options import (
@@ -290,7 +291,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         elif args.service == "bots":
             from bots.worker import run as run_bots
 
-            run_bots(url, specs, args.name)
+            run_bots(url, specs, args.name, args.pace_ms)
         elif args.service == "projections":
             from services.cli.projections import serve as run_projections
 
@@ -434,6 +435,10 @@ def register(sub: Any) -> None:
                         "ladder: the bot ladder's matchmaker (docs/ladder.md)")
     add_metrics_options(p)
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
+    p.add_argument("--pace-ms", type=at_least(0, MAX_PACE_MS), default=0, metavar="MS",
+                   help="bots: hold every answer MS ms after its prompt is read, as a player "
+                        "who thinks (load tests: many games at a player's pace; at most "
+                        f"{MAX_PACE_MS:,}; default 0, at once)")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
