@@ -10,9 +10,11 @@ A prompt this worker cannot read, or a bot that raises, is logged and acked: the
 plays the seat's default move at the deadline, so a broken bot slows its games but never
 stops them.
 
-With a pace (`serve bots --pace-ms N`), every answer is held N ms after its prompt was read, as
-a player who thinks: load tests and `hexlog bench e2e --pace-ms` measure many games at a
-player's pace, not only games at the bots' full speed. The prompts held stay unacked, so a
+With a pace (`serve bots --pace-ms N`), every answer is held after its prompt was read, as a
+player who thinks: N ms on average, each prompt's time drawn between N/2 and 3N/2 (games
+started together would otherwise answer in the same instant, move after move, a wave no
+players make). Load tests and `hexlog bench e2e --pace-ms` measure many games at a player's
+pace, not only games at the bots' full speed. The prompts held stay unacked, so a
 worker that dies while holding them leaves them to be claimed by another.
 """
 
@@ -20,10 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import math
+import random
 import time
 import uuid
-from collections import deque
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -84,8 +87,11 @@ class BotWorker:
             raise ValueError(f"pace_ms: from 0 to {MAX_PACE_MS}, not {pace_ms}")
         self.redis = redis
         self.pace_s = pace_ms / 1000
-        # What was read and is held for the pace: (when it is due, the read), oldest first.
-        self.held: deque[tuple[float, list[tuple[str, list[Entry]]]]] = deque()
+        # What was read and is held for the pace: (when it is due, a tie-breaker, the stream,
+        # the prompt), a heap.
+        self.held: list[tuple[float, int, str, Entry]] = []
+        self.thinking = random.Random()  # how long each answer is held (not the bots' dice)
+        self.read_count = 0
         # `pools` are bot specs (bots.registry.parse_bot_spec): a shipped name, or
         # `name=package.module:Factory` for a bot given by import path (pool `name`).
         self.specs = list(pools)
@@ -140,7 +146,7 @@ class BotWorker:
                         with contextlib.suppress(Exception):
                             await ensure_groups(self.redis, self.specs)
                     await asyncio.sleep(0.5)
-            read = [entries for _, held in self.held for entries in held] + read
+            read = [(key, [entry]) for _, _, key, entry in self.held] + read
             if read:  # read and not answered when told to stop
                 with contextlib.suppress(Exception):
                     await self.answer_all(read)
@@ -148,20 +154,24 @@ class BotWorker:
             await reader.close()
 
     def due(self, read: list[tuple[str, list[Entry]]]) -> list[tuple[str, list[Entry]]]:
-        """What to answer now: without a pace, what was just read; with one, the reads held
+        """What to answer now: without a pace, what was just read; with one, the prompts held
         for the pace that are due (what was just read is held)."""
         if not self.pace_s:
             return read
         now = time.monotonic()
-        if read:
-            self.held.append((now + self.pace_s, read))
-        answering: list[tuple[str, list[Entry]]] = []
+        for key, entries in read:
+            for entry in entries:
+                self.read_count += 1
+                think = self.pace_s * (0.5 + self.thinking.random())
+                heapq.heappush(self.held, (now + think, self.read_count, key, entry))
+        answering: dict[str, list[Entry]] = {}
         while self.held and self.held[0][0] <= now:
-            answering += self.held.popleft()[1]
-        return answering
+            _, _, key, entry = heapq.heappop(self.held)
+            answering.setdefault(key, []).append(entry)
+        return list(answering.items())
 
     def block_ms(self) -> int:
-        """How long the next read may wait: until the first held read is due, at most
+        """How long the next read may wait: until the first held prompt is due, at most
         READ_BLOCK_MS."""
         if not self.held:
             return READ_BLOCK_MS

@@ -436,9 +436,10 @@ def register(sub: Any) -> None:
     add_metrics_options(p)
     p.add_argument("--bots", default="random,heuristic", help=f"bots: {BOTS_HELP}")
     p.add_argument("--pace-ms", type=at_least(0, MAX_PACE_MS), default=0, metavar="MS",
-                   help="bots: hold every answer MS ms after its prompt is read, as a player "
-                        "who thinks (load tests: many games at a player's pace; at most "
-                        f"{MAX_PACE_MS:,}; default 0, at once)")
+                   help="bots: hold every answer after its prompt is read, as a player who "
+                        "thinks: MS ms on average, each between MS/2 and 3·MS/2 (load tests: "
+                        f"many games at a player's pace; at most {MAX_PACE_MS:,}; default 0, "
+                        "at once)")
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
