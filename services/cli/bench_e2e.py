@@ -300,8 +300,14 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     running: list[str] = []
     watch = FinishWatch(redis, getattr(args, "stall_s", None) or STALL_S)
 
+    pace_s = getattr(args, "pace_ms", 0) / 1000
+
     async def one(i: int, shown: CountProgress) -> None:
         nonlocal done
+        if pace_s and i < args.concurrency:
+            # At a pace, the first games start spread over one pace, as players arrive (all
+            # in the same instant, their first moves would come in one burst for a while).
+            await asyncio.sleep(pace_s * i / args.concurrency)
         async with sem:
             game_id = new_id("bench")
             made.append(game_id)

@@ -179,8 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace-ms", type=at_least(0, MAX_PACE_MS), default=0, metavar="MS",
                    help="e2e: the bots answer each prompt MS ms on average after reading it "
                         "(each between MS/2 and 3·MS/2), as players who think (default 0: at "
-                        "full speed); with many games at once, the latency of a service that is "
-                        "not saturated")
+                        "full speed; the first games start spread over one pace); with many "
+                        "games at once, the latency of a service that is not saturated")
     p.add_argument("--turn-limit", type=at_least(1, 1000), default=1000, metavar="N",
                    help="e2e: each game ends after N turns (default 1000: games end by play, in "
                         "about 940 commands); shorter games for many games at a pace")
