@@ -34,7 +34,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from bots.pace import MAX_PACE_MS, ORPHAN_IDLE_MS
+from bots.pace import HOLD_SPREAD, MAX_PACE_MS, ORPHAN_IDLE_MS
 from bots.registry import make_bot, parse_bot_spec
 from bots.sdk import Bot, reseed
 from events.auth import sign
@@ -162,7 +162,7 @@ class BotWorker:
         for key, entries in read:
             for entry in entries:
                 self.read_count += 1
-                think = self.pace_s * (0.5 + self.thinking.random())
+                think = self.pace_s * self.thinking.uniform(*HOLD_SPREAD)
                 heapq.heappush(self.held, (now + think, self.read_count, key, entry))
         answering: dict[str, list[Entry]] = {}
         while self.held and self.held[0][0] <= now:

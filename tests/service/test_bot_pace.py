@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 from service_helpers import create_request, wait_for
 
-from bots.pace import MAX_PACE_MS
+from bots.pace import HOLD_SPREAD, MAX_PACE_MS, ORPHAN_IDLE_MS
 from bots.worker import BotWorker
 from events.codec import codec
 from services.client import Client
@@ -53,3 +53,8 @@ async def test_every_answer_waits_the_pace_after_its_prompt(
 def test_a_pace_longer_than_the_orphan_claim_is_refused(redis_client: Redis) -> None:
     with pytest.raises(ValueError, match="pace_ms"):
         BotWorker(redis_client, ["random"], pace_ms=MAX_PACE_MS + 1)
+
+
+def test_the_longest_hold_is_shorter_than_the_orphan_claim() -> None:
+    # Held longer, a prompt would be claimed by the worker holding it and answered twice.
+    assert MAX_PACE_MS * HOLD_SPREAD[1] <= ORPHAN_IDLE_MS - 500
