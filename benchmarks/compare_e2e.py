@@ -58,12 +58,18 @@ def build(tree: Path) -> None:
         raise SystemExit(f"the compiled build failed in {tree.name}: {run.stderr[-2000:]}")
 
 
+def engine_build(tree: Path) -> str:
+    """"compiled" or "interpreted": what the tree's services will run."""
+    run = subprocess.run([sys.executable, "-c", "from services.rules.build import engine_build; "
+                          "print(engine_build())"], cwd=tree, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(tree)), check=True)
+    return run.stdout.strip()
+
+
 def bench(tree: Path, options: list[str], compiled: bool) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("HEXLOG_ENGINE", None)
-    if compiled:
-        env["HEXLOG_REQUIRE_COMPILED"] = "1"
-    else:
+    if not compiled:
         env["HEXLOG_ENGINE"] = "interpreted"
     env.pop("REDIS_URL", None)  # a Valkey of its own each time
     run = subprocess.run([sys.executable, "-m", "services.cli.main", "bench", "e2e", "--json",
@@ -121,6 +127,9 @@ def main() -> int:
             for side, tree in trees.items():
                 if not Path(args.revisions[int(side)]).is_dir():
                     build(tree)
+                if engine_build(tree) != "compiled":  # (a stale build runs the source)
+                    raise SystemExit(f"--compiled: the engine of {names[side]} is not compiled "
+                                     "(or older than its source): build it first")
         results: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
         load = [os.getloadavg()[0]]
         for i in range(args.rounds):
