@@ -162,9 +162,16 @@ class EmbeddedCluster:
                 if self.replicas:
                     self._wait(lambda: all(_known(c) == self.size for c in clients),
                                "the embedded cluster's nodes did not meet")
-                    ids = [c.execute_command("CLUSTER", "MYID") for c in clients[:self.masters]]
+                    ids = [_text(c.execute_command("CLUSTER", "MYID"))
+                           for c in clients[:self.masters]]
                     for i, client in enumerate(clients[self.masters:]):
-                        client.execute_command("CLUSTER", "REPLICATE", ids[i % self.masters])
+                        master = ids[i % self.masters]
+                        # A node in the middle of the handshake is counted as known under a
+                        # name of its own making: REPLICATE by the master's id would be refused
+                        # ("Unknown node") until the handshake is over.
+                        self._wait(lambda c=client, m=master: _knows(c, m),
+                                   "a replica of the embedded cluster did not learn its master")
+                        client.execute_command("CLUSTER", "REPLICATE", master)
             self._wait(self.healthy, "the embedded cluster did not reach cluster_state:ok")
         finally:
             for client in clients:
@@ -334,6 +341,16 @@ def _text(value: Any) -> str:
 def _known(client: Any) -> int:
     info = _text(client.execute_command("CLUSTER", "INFO"))
     return int(info.split("cluster_known_nodes:", 1)[1].split()[0])
+
+
+def _knows(client: Any, node_id: str) -> bool:
+    """Whether the client's node knows `node_id` by that id, its handshake over."""
+    for line in _text(client.execute_command("CLUSTER", "NODES")).splitlines():
+        if line.strip():
+            node = _parse_node(line)
+            if node["id"] == node_id and "handshake" not in node["flags"]:
+                return True
+    return False
 
 
 def _parse_node(line: str) -> dict[str, Any]:
