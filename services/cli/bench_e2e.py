@@ -163,7 +163,7 @@ def measure(args: argparse.Namespace, metrics_on: bool = True) -> dict[str, Any]
                           for _ in range(args.rules_workers)],
                 "bots": [processes.spawn(processes.hexlog_command(
                     "serve", "bots", "--bots", "random",
-                    *(["--pace-ms", str(args.pace_ms)] if getattr(args, "pace_ms", 0) else [])),
+                    *(["--pace-ms", str(args.pace_ms)] if args.pace_ms else [])),
                     pools_url(url, ["random"]))],
                 "projections": [processes.spawn(processes.hexlog_command(
                     "serve", "projections"), role_url(url, "projections"))],
@@ -300,7 +300,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     running: list[str] = []
     watch = FinishWatch(redis, getattr(args, "stall_s", None) or STALL_S)
 
-    pace_s = getattr(args, "pace_ms", 0) / 1000
+    pace_s = args.pace_ms / 1000
 
     async def one(i: int, shown: CountProgress) -> None:
         nonlocal done
@@ -315,7 +315,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
             await client.create_game(CreateGame(
                 command_id=new_id("create"), game_id=game_id, seats=4,
                 modules=modules_from(args), controllers=("bot:random",) * 4,
-                seed=hashlib.sha256(f"e2e:{args.seed}:{i}".encode()).hexdigest(), turn_limit=getattr(args, "turn_limit", 1000),
+                seed=hashlib.sha256(f"e2e:{args.seed}:{i}".encode()).hexdigest(), turn_limit=args.turn_limit,
                 deadline_ms=10_000,
             ))
             versions.append(await watch.wait(game_id))
@@ -366,8 +366,8 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     return {
         "games": args.games,
         "concurrency": args.concurrency,
-        "pace_ms": getattr(args, "pace_ms", 0),
-        "turn_limit": getattr(args, "turn_limit", 1000),
+        "pace_ms": args.pace_ms,
+        "turn_limit": args.turn_limit,
         "rules_workers": args.rules_workers,
         "cluster_masters": getattr(args, "cluster", None) or 0,
         "commands": commands,
@@ -429,7 +429,13 @@ class FinishWatch:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in games:
                 pipe.hmget(game_keys(game_id).meta, ["status", "version"])
-            replies = await pipe.execute()
+            try:
+                replies = await pipe.execute()
+            except Exception as exc:  # Redis away: every wait ends with it, none hangs
+                for done, _, _ in self.waiting.values():
+                    if not done.done():
+                        done.set_exception(exc)
+                return
             now = time.monotonic()
             for game_id, (status, raw) in zip(games, replies, strict=True):
                 if game_id not in self.waiting:

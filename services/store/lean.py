@@ -3,8 +3,9 @@
 redis-py's asyncio `Pipeline.execute` (8.x) does, for every batch, a round of bookkeeping the
 services' per-command loops do not use: HIMPORT preparation, observability hooks, a timeout
 context per reply read (each an event-loop timer made and cancelled), and the reply options
-copied per command. In the rules service and the bot worker, which send one pipeline per read of
-their streams, that was about a sixth of each process's CPU (benchmarks/cost.md). `LeanPipeline`
+copied per command. The rules service and the bot worker send one pipeline per read of their
+streams: redis-py's pipeline was 15% of the rules service's samples and a quarter of the bot
+worker's, timers alone 5% of the latter's (py-spy; benchmarks/cost.md). `LeanPipeline`
 keeps the `Pipeline` interface (every command method queues as before) and replaces `execute`:
 one write, the replies read in order under one timeout, each through the client's response
 callback, a failed command's error in its place. Connection errors are retried by the

@@ -8,8 +8,9 @@ import time
 
 import pytest
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from services.cli.bench_e2e import wait_finished
+from services.cli.bench_e2e import FinishWatch, wait_finished
 from services.cli.errors import CliError
 from services.store.keys import game_keys
 
@@ -40,3 +41,18 @@ async def test_a_game_that_moves_on_is_waited_for_to_its_end(redis_client: Redis
     player = asyncio.create_task(play())
     assert await wait_finished(redis_client, "bench-slow", stall_s=0.3, poll_s=0.02) == 7
     await player
+
+
+
+async def test_redis_away_ends_every_wait_instead_of_hanging() -> None:
+    nobody = Redis.from_url("redis://127.0.0.1:1", socket_connect_timeout=0.2)  # nothing there
+    watch = FinishWatch(nobody, poll_s=0.02)
+    try:
+        waits = [asyncio.create_task(watch.wait(game)) for game in ("bench-a", "bench-b")]
+        done, _ = await asyncio.wait(waits, timeout=20)
+        assert done == set(waits)  # neither hangs on a poller that died
+        for wait in waits:
+            with pytest.raises(RedisConnectionError):
+                wait.result()
+    finally:
+        await nobody.aclose()
