@@ -45,6 +45,21 @@ class _WireEvent(msgspec.Struct, frozen=True, kw_only=True):
     rules_version: str = ""
 
 
+def _wire_prompt(command: Any) -> Any:
+    """`Prompt` as it travels, its commands typed by the command union (the `Command` base
+    cannot pick a subclass by tag): the whole prompt decoded in one pass."""
+    fields: list[Any] = []
+    for f in msgspec.structs.fields(Prompt):
+        kind = {"options": list[command], "default": command}.get(f.name, f.type)
+        if f.required:
+            fields.append((f.name, kind))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((f.name, kind, f.default))
+    return msgspec.defstruct("WirePrompt", fields, kw_only=True, gc=False)
+
+
 class Codec:
     def __init__(self) -> None:
         load()
@@ -57,7 +72,7 @@ class Codec:
         self._event = msgspec.json.Decoder(self.event_union)
         self._wire_command = msgspec.json.Decoder(_WireCommand)
         self._wire_event = msgspec.json.Decoder(_WireEvent)
-        self._prompt = msgspec.json.Decoder(Prompt)
+        self._prompt = msgspec.json.Decoder(_wire_prompt(self.command_union))
         self._view = msgspec.json.Decoder(View)
 
     def encode(self, obj: Any) -> bytes:
@@ -146,11 +161,8 @@ class Codec:
         return event, version_of(data["type"])
 
     def decode_prompt(self, data: bytes) -> Prompt:
-        # Prompt.options are commands: decode them through the command union.
-        raw = msgspec.json.decode(data)
-        options = [self._command.decode(self.encode(o)) for o in raw.pop("options")]
-        default = self._command.decode(self.encode(raw.pop("default")))
-        return Prompt(options=options, default=default, **raw)
+        wire = self._prompt.decode(data)
+        return Prompt(**{name: getattr(wire, name) for name in wire.__struct_fields__})
 
     def decode_view(self, data: bytes) -> View:
         return self._view.decode(data)

@@ -35,9 +35,11 @@ from events.events import GameCreated, GameFinished, SeatForfeited
 from services import metrics
 from services.protocol import DATA, beat, leave, stop_on_sigterm
 from services.rules.engine import evolve, initial_state, score
+from services.runtime import loop
 from services.store import EventStore
 from services.store.connect import connect, is_cluster
 from services.store.keys import PARTITIONS, PREFIX, feed_key, game_keys
+from services.store.lean import lean_pipeline
 from services.store.streams import GroupReader
 
 log = structlog.get_logger("hexlog.projections")
@@ -159,13 +161,13 @@ class Projector:
         of running games and acks the batch. A game that starts or ends (its summary made from
         the whole log) takes `apply`'s own path."""
         games = list(latest)
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = lean_pipeline(self.redis)
         for game in games:
             pipe.hget(game_key(game), "version")
             pipe.hgetall(game_keys(game).meta)
             pipe.xrevrange(game_keys(game).ev, "+", "-", count=1)
         replies = await pipe.execute(raise_on_error=False) if games else []
-        writes = self.redis.pipeline(transaction=False)
+        writes = lean_pipeline(self.redis)
         for i, game in enumerate(games):
             seen, raw_meta, last = replies[3 * i:3 * i + 3]
             try:
@@ -328,4 +330,4 @@ def run(url: str, projections: Projections, consumer: str | None = None) -> None
             await leave(redis, "projections", projector.consumer)
             await redis.aclose()
 
-    asyncio.run(main())
+    loop.run(main())
