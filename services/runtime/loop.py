@@ -1,9 +1,9 @@
 """The event loop a long-running service runs on: uvloop when it is installed (the gateway
 extra and the dev install bring it), else asyncio's own.
 
-The rules service and a bot worker spend much of their CPU in the loop's own machinery (a
-socket's readiness, a task's step, a timer per blocking read), not in their work: uvloop does
-that part in C. `HEXLOG_LOOP=asyncio` keeps asyncio's loop (to compare, or to rule uvloop out).
+The rules service, a bot worker and the projector spend much of their CPU in the loop's own
+machinery (a socket's readiness, a task's step, a timer per blocking read), not in their work:
+uvloop does that part in C. `HEXLOG_LOOP=asyncio` keeps asyncio's loop (to compare, or to rule uvloop out).
 """
 
 from __future__ import annotations
