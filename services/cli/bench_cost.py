@@ -80,13 +80,13 @@ class Meter:
         self.pids = {**pids, "driver": [os.getpid()]}
         self.start: dict[str, Usage] = {}
         self.end: dict[str, Usage] = {}
-        self.calls_start: dict[str, int] = {}
-        self.calls_end: dict[str, int] = {}
+        self.calls_start: dict[str, tuple[int, int]] = {}
+        self.calls_end: dict[str, tuple[int, int]] = {}
 
-    async def calls(self) -> dict[str, int]:
-        """Valkey's calls so far, per command (`INFO commandstats`)."""
+    async def calls(self) -> dict[str, tuple[int, int]]:
+        """Valkey's calls so far and the µs spent in them, per command (`INFO commandstats`)."""
         stats = await self.redis.info("commandstats")
-        return {name.removeprefix("cmdstat_"): int(v.get("calls", 0))
+        return {name.removeprefix("cmdstat_"): (int(v.get("calls", 0)), int(v.get("usec", 0)))
                 for name, v in stats.items() if isinstance(v, dict)}
 
     async def read(self) -> dict[str, Usage]:
@@ -115,11 +115,17 @@ class Meter:
             "processes": {k: len(v) for k, v in self.pids.items()},
             # Valkey calls per command, the most frequent first (every client: the driver's
             # polling of game status is among them, `hget`)
-            "valkey_calls_per_command": dict(sorted(
-                ((name, (n - self.calls_start.get(name, 0)) * per / 1000)
-                 for name, n in self.calls_end.items() if n > self.calls_start.get(name, 0)),
-                key=lambda item: -item[1])),
+            "valkey_calls_per_command": self._spent(0, per / 1000),
+            # µs Valkey spent inside each kind of call, per command, the costliest first (a
+            # script's time includes the commands it runs, which count again on their own)
+            "valkey_us_per_command": self._spent(1, per / 1000),
         }
+
+    def _spent(self, field: int, scale: float) -> dict[str, float]:
+        spent = {name: (end[field] - self.calls_start.get(name, (0, 0))[field]) * scale
+                 for name, end in self.calls_end.items()}
+        return dict(sorted(((name, v) for name, v in spent.items() if v > 0),
+                           key=lambda item: -item[1]))
 
 
 def keys_of(game_id: str) -> list[str]:

@@ -36,6 +36,13 @@ def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
     assert r["idle_games"] == 6
     assert r["valkey_kb_per_idle_game"] > 0
     assert r["rules_kb_per_idle_game"] >= 0
+    # Valkey's calls and its time in them, per command: every accepted command ran the append
+    # script once at least, and a script's time holds the time of the commands it ran
+    calls, spent = r["valkey_calls_per_command"], r["valkey_us_per_command"]
+    assert calls["evalsha"] >= 1, calls
+    assert spent["evalsha"] > 0, spent
+    assert spent["evalsha"] >= spent.get("zrem", 0.0), spent  # most ZREMs run in the script
+    assert list(spent.values()) == sorted(spent.values(), reverse=True)
 
 
 def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
