@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from bots.sdk import discard_command, random_discard
+from bots.sdk import DecisionRandom, discard_command, random_discard
 from events.commands import Command
 from events.prompts import Prompt, View
 from events.types import bundle_to_vector
@@ -15,12 +13,16 @@ class RandomBot:
     needs_view = False
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = DecisionRandom(seed)
 
     def choose(self, view: View | None, prompt: Prompt) -> Command:
-        if prompt.options:
-            # choice(seq) is seq[randrange(len(seq))]: the same draw, one call fewer.
-            return self.rng.choice(prompt.options)
+        options = prompt.options
+        if options:
+            # choice(seq) is seq[randrange(len(seq))]: the same draw, one call fewer. With one
+            # option and the decision reseeded, the draw is skipped and its seed never set.
+            if len(options) == 1 and self.rng.seed_pending:
+                return options[0]
+            return self.rng.choice(options)
         if prompt.discard and prompt.hand is not None:
             hand = bundle_to_vector(prompt.hand)
             return discard_command(prompt.seat, random_discard(self.rng, hand, prompt.discard))

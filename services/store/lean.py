@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import math
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -31,6 +30,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import CommandStackT, Pipeline
 from redis.asyncio.connection import Connection
 from redis.client import EMPTY_RESPONSE, NEVER_DECODE
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -64,17 +64,28 @@ class LeanPipeline(Pipeline):
 
     async def _send_and_read(self, conn: Connection,
                              stack: CommandStackT) -> list[Any]:
-        await conn.send_packed_command(conn.pack_commands([args for args, _ in stack]))
+        """Write the batch and read its replies under one timer. The connection's own
+        `send_packed_command` and `read_response` each make a timer (the write a task as well,
+        through `asyncio.wait_for`) and wrap every reply in their error handling; this talks
+        to its writer and its parser directly and translates their errors the same way."""
+        packed = conn.pack_commands([args for args, _ in stack])
+        raw = cast(Any, conn)  # the writer, the parser and these calls are redis-py's, untyped
+        if not conn.is_connected:
+            await raw.connect_check_health(check_health=False)
+        await raw.check_health()
         replies: list[Any] = []
         try:
-            # One timer for the batch, not one per reply (the per-read timeout is turned off
-            # with math.inf; the server answers a pipeline's commands together anyway).
             async with asyncio.timeout(conn.socket_timeout):
+                writer = raw._writer
+                if writer is None or writer.transport.is_closing():
+                    raise RedisConnectionError("Connection closed by the server before write")
+                writer.writelines(packed)
+                await writer.drain()
+                parser = raw._parser
                 for args, options in stack:
-                    try:
-                        reply = await conn.read_response(timeout=math.inf)
-                    except ResponseError as error:
-                        replies.append(error)
+                    reply = await parser.read_response(disable_decoding=False)
+                    if isinstance(reply, ResponseError):
+                        replies.append(reply)
                         continue
                     replies.append(await self._shaped(conn, args[0], reply, options))
         except TimeoutError as exc:
@@ -82,9 +93,14 @@ class LeanPipeline(Pipeline):
             await conn.disconnect(nowait=True)
             raise RedisTimeoutError(
                 f"Timeout reading from {getattr(conn, 'host', 'the server')}") from exc
+        except OSError as exc:  # as redis-py: a socket error is a ConnectionError (retried)
+            await conn.disconnect(nowait=True)
+            raise RedisConnectionError(f"Error talking to the server: {exc!r}") from exc
         except BaseException:
             await conn.disconnect(nowait=True)  # replies left unread on the socket
             raise
+        if conn.health_check_interval:
+            raw.next_health_check = asyncio.get_running_loop().time() + conn.health_check_interval
         return replies
 
     async def _shaped(self, conn: Connection, command: Any, reply: Any,

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from redis.asyncio import Redis
-from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from store_helpers import GAME, num, nums
 
@@ -25,17 +24,23 @@ def coalesced(redis_client: Redis) -> EventStore:
 
 
 class CountingWrites:
-    """Counts the writes to the server's sockets (to see the calls were sent together)."""
+    """Counts the writes to the server's sockets (to see the calls were sent together): every
+    path to the server, redis-py's and the lean pipeline's, writes through a StreamWriter."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent = 0
-        original = AbstractConnection.send_packed_command
+        writelines, write = asyncio.StreamWriter.writelines, asyncio.StreamWriter.write
 
-        async def send_packed_command(conn: AbstractConnection, *args: Any, **kwargs: Any) -> None:
+        def counted_writelines(writer: asyncio.StreamWriter, data: Any) -> None:
             self.sent += 1
-            await original(conn, *args, **kwargs)
+            writelines(writer, data)
 
-        monkeypatch.setattr(AbstractConnection, "send_packed_command", send_packed_command)
+        def counted_write(writer: asyncio.StreamWriter, data: Any) -> None:
+            self.sent += 1
+            write(writer, data)
+
+        monkeypatch.setattr(asyncio.StreamWriter, "writelines", counted_writelines)
+        monkeypatch.setattr(asyncio.StreamWriter, "write", counted_write)
 
 
 async def test_appends_to_many_games_in_one_turn_each_get_their_own_result(

@@ -22,7 +22,12 @@ SCHEMA = 1
 
 
 def dump(state: State) -> bytes:
-    return msgspec.json.encode(state.to_dict())
+    """`state.to_dict()` as JSON, without its deep copy: the dict is encoded at once and never
+    kept (py-spy: the copy was more than half of the time the rules service spent saving
+    snapshots, which it does on the command path)."""
+    out = state.fields_dict()
+    out["ext"] = state.rules.states.dump_all(state.ext)
+    return msgspec.json.encode(out)
 
 
 def load(data: bytes, created: GameCreated) -> State:
