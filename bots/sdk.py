@@ -69,15 +69,17 @@ def decision_seed(game_seed: str, seat: int, version: int) -> int:
 class DecisionRandom(random.Random):
     """A `random.Random` for a bot reseeded for every decision (`reseed`) that seeds itself
     only when the decision draws a number: the same numbers as seeding at once, without the
-    seeding where nothing is drawn. Seeding the Mersenne Twister costs about 4 µs, 8% of the
-    bot worker's CPU (perf), while most of a random bot's decisions have one legal command
-    and draw nothing. Every draw goes through `random` or `getrandbits` (Python's documented
-    way to subclass Random), so each settles the pending seed first."""
+    seeding (nor the hash that makes the seed) where nothing is drawn. Seeding the Mersenne
+    Twister costs about 4 µs, 8% of the bot worker's CPU (perf), while most of a random bot's
+    decisions have one legal command and draw nothing. Every draw goes through `random` or
+    `getrandbits` (Python's documented way to subclass Random), so each settles the pending
+    seed first."""
 
-    _pending: int | None = None
+    _pending: tuple[str, int, int] | None = None
 
-    def seed_later(self, seed: int) -> None:
-        self._pending = seed
+    def seed_later(self, game_seed: str, seat: int, version: int) -> None:
+        """Seed with `decision_seed(game_seed, seat, version)` before the next draw."""
+        self._pending = (game_seed, seat, version)
 
     @property
     def seed_pending(self) -> bool:
@@ -89,8 +91,8 @@ class DecisionRandom(random.Random):
 
     def _settle(self) -> None:
         if self._pending is not None:
-            seed, self._pending = self._pending, None
-            super().seed(seed)
+            where, self._pending = self._pending, None
+            super().seed(decision_seed(*where))
 
     # (the overrides' types are random.Random's; typeshed's C base class types them otherwise)
     def seed(self, a: int | float | str | bytes | bytearray | None = None,  # type: ignore[override]
@@ -118,6 +120,6 @@ class DecisionRandom(random.Random):
 def reseed(bot: Bot, game_seed: str, seat: int, version: int) -> None:
     rng = getattr(bot, "rng", None)
     if isinstance(rng, DecisionRandom):
-        rng.seed_later(decision_seed(game_seed, seat, version))
+        rng.seed_later(game_seed, seat, version)
     elif isinstance(rng, random.Random):
         rng.seed(decision_seed(game_seed, seat, version))

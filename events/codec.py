@@ -45,7 +45,7 @@ class _WireEvent(msgspec.Struct, frozen=True, kw_only=True):
     rules_version: str = ""
 
 
-def _wire_prompt(command: Any) -> Any:
+def _wire_prompt(command: Any) -> type[msgspec.Struct]:
     """`Prompt` as it travels, its commands typed by the command union (the `Command` base
     cannot pick a subclass by tag): the whole prompt decoded in one pass."""
     fields: list[Any] = []

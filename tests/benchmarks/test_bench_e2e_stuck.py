@@ -43,7 +43,6 @@ async def test_a_game_that_moves_on_is_waited_for_to_its_end(redis_client: Redis
     await player
 
 
-
 async def test_redis_away_ends_every_wait_instead_of_hanging() -> None:
     nobody = Redis.from_url("redis://127.0.0.1:1", socket_connect_timeout=0.2)  # nothing there
     watch = FinishWatch(nobody, poll_s=0.02)

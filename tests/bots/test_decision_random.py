@@ -17,9 +17,8 @@ from events.prompts import Prompt
 def test_a_pending_seed_gives_the_numbers_of_a_seed_set_at_once() -> None:
     lazy, eager = DecisionRandom(1), random.Random(1)
     for version in range(50):
-        seed = decision_seed("game", 2, version)
-        lazy.seed_later(seed)
-        eager.seed(seed)
+        lazy.seed_later("game", 2, version)
+        eager.seed(decision_seed("game", 2, version))
         assert [lazy.random(), lazy.getrandbits(37), lazy.choice("abcdefg"),
                 lazy.sample(range(40), 5), lazy.uniform(1, 2)] == \
                [eager.random(), eager.getrandbits(37), eager.choice("abcdefg"),
@@ -28,12 +27,12 @@ def test_a_pending_seed_gives_the_numbers_of_a_seed_set_at_once() -> None:
 
 def test_state_reads_and_writes_settle_the_pending_seed_first() -> None:
     lazy = DecisionRandom(0)
-    lazy.seed_later(99)
-    assert lazy.getstate() == random.Random(99).getstate()
-    lazy.seed_later(7)
+    lazy.seed_later("game", 0, 99)
+    assert lazy.getstate() == random.Random(decision_seed("game", 0, 99)).getstate()
+    lazy.seed_later("game", 0, 7)
     lazy.setstate(random.Random(5).getstate())  # the state set wins over the seed pending
     assert lazy.random() == random.Random(5).random()
-    lazy.seed_later(7)
+    lazy.seed_later("game", 0, 7)
     lazy.seed(3)  # so does a seed set at once
     assert lazy.random() == random.Random(3).random()
 
