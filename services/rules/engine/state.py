@@ -275,9 +275,14 @@ class State:
 
         A deep copy: a snapshot taken before a move must not change with the state. JSON-like
         data of every shape (a module's state included), hence `Any`: readers index into it."""
-        out = self.fields_dict()
+        return copy.deepcopy(self.plain_dict())
+
+    def plain_dict(self) -> dict[str, Any]:
+        """`to_dict` without the deep copy: the state's own lists and sets, for a caller that
+        encodes them at once and keeps nothing (a snapshot)."""
+        out: dict[str, Any] = self.fields_dict()
         out["ext"] = self.rules.states.dump_all(self.ext)
-        return copy.deepcopy(out)
+        return out
 
     def fields_dict(self) -> dict[str, object]:
         """`to_dict` without `ext` and without the deep copy: its lists and sets are the
