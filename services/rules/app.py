@@ -209,11 +209,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                     reply = await guard.read_each(streams, name, count=128)
                 if reply:
                     metrics.BATCH_SIZE.observe(sum(len(entries) for _, entries in reply))
-                    await asyncio.gather(*(
-                        service.handle_batch(stream, [e[0] for e in entries], [e[1] for e in entries],
-                                             ack=False)
-                        for stream, entries in reply
-                    ))
+                    await service.handle_read(reply)
                     # Every partition's acks in the same round trip as the next read (one
                     # AOF fsync); one that fails leaves its entries pending for the claimer,
                     # not the others.

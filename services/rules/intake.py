@@ -35,12 +35,15 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from events.auth import MAC_FIELD, turn_key, verify
 from events.codec import Codec, CodecError
 from events.disputes import REFEREE
+from events.envelope import CommandEnvelope
 from events.requests import CreateGame, ForfeitSeat
 from services import metrics
 from services.protocol import DATA, KIND, SENT
+from services.rules import disputes
 from services.rules.config import ServiceConfig
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
+from services.rules.prompting import FORFEIT
 from services.rules.repository import GameRepository, GameSlot
 from services.runtime.logging import command_context
 from services.store.keys import check_id, dlq_key, partition, pool_of_stream, seat_scope
@@ -50,6 +53,7 @@ log = structlog.get_logger("hexlog.rules")
 MAX_REQUEST_BYTES = 64 * 1024  # a create request (names, modules and their parameters)
 MAX_CLOCK_SKEW_S = 300.0  # a `sent` stamp further off than this is ignored
 DLQ_MAXLEN = 10_000
+_DATA, _KIND, _MAC, _SENT = DATA.encode(), KIND.encode(), MAC_FIELD.encode(), SENT.encode()
 
 Request = TypeVar("Request", CreateGame, ForfeitSeat)
 
@@ -82,11 +86,11 @@ class Intake:
         for the claimer); every other failure becomes an outcome or a
         dead letter."""
         try:
-            data = fields.get(DATA.encode())
+            data = fields.get(_DATA)
             if data is None:
                 await self.dead_letter(stream, entry_id, fields, "no __data__ field")
                 return
-            kind = fields.get(KIND.encode(), b"move")
+            kind = fields.get(_KIND, b"move")
             pool = pool_of_stream(stream)
             if kind == b"move":
                 await self.move(stream, entry_id, fields, data, pool)
@@ -112,7 +116,7 @@ class Intake:
 
     async def move(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes], data: bytes,
                    pool: str) -> None:
-        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        mac = fields.get(_MAC, b"").decode(errors="replace")
         try:
             env = self.codec.decode_command_envelope(data)
             check_id("command id", env.command_id)
@@ -130,16 +134,10 @@ class Intake:
             await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
                                "service.game.unknown", f"no game {env.game_id!r}", None)
             return
-        key = slot.key(seat, env.expected_version)
-        if key is None or not verify(key, data, mac):
+        problem = seat_problem(slot, env, data, mac, pool)
+        if problem is not None:
             await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
-                               "service.seat.credential", f"not signed by seat {seat} of "
-                               f"{env.game_id} for version {env.expected_version}", slot)
-            return
-        if pool and (seat < 0 or seat >= len(slot.controllers) or slot.controllers[seat] != pool):
-            await self.refused(stream, entry_id, fields, env.game_id, seat, env.command_id,
-                               "service.seat.controller", f"seat {seat} is not played by {pool}",
-                               slot)
+                               *problem, slot)
             return
         if env.default:
             # Only the service plays default moves; on a stream the flag is a forgery.
@@ -150,6 +148,32 @@ class Intake:
                              seat=seat):
             async with slot.lock:
                 await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
+
+    def quick(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> Quick | None:
+        """The common case, checked without waiting (services/rules/batch.py): a move for a
+        game in memory whose lock is free, on its current version, signed by its seat and sent
+        by that seat's controller, that `decide` alone judges, in a game without forfeited
+        seats. Anything else is None: the entry takes `handle`, which says what is wrong."""
+        data = fields.get(_DATA)
+        if data is None or fields.get(_KIND, b"move") != b"move":
+            return None
+        try:
+            env = self.codec.decode_command_envelope(data)
+            check_id("command id", env.command_id)
+            check_id("game id", env.game_id)
+        except (CodecError, ValueError):
+            return None
+        slot = self.repo.cached(env.game_id)
+        if (slot is None or slot.lock.locked() or env.default
+                or env.expected_version != slot.version or FORFEIT in slot.controllers
+                or disputes.needs_record(env.command)
+                or partition(env.game_id) != stream_partition(stream)):
+            return None
+        mac = fields.get(_MAC, b"").decode(errors="replace")
+        if seat_problem(slot, env, data, mac, pool_of_stream(stream)) is not None:
+            return None
+        return Quick(stream, entry_id, fields, env, slot, seat_scope(env.command.seat),
+                     sent_at(fields))
 
     async def unreadable(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
                          data: bytes, mac: str, reason: str) -> None:
@@ -169,8 +193,8 @@ class Intake:
                             reason: str) -> bool:
         """Record `rule_id` as the outcome of an entry we cannot process, if (and only if) it
         is signed by the seat it names; True if it was."""
-        data = fields.get(DATA.encode(), b"")
-        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        data = fields.get(_DATA, b"")
+        mac = fields.get(_MAC, b"").decode(errors="replace")
         claimed = claimed_ids(data)
         if claimed is None or partition(claimed.game_id) != stream_partition(stream):
             return False
@@ -205,7 +229,7 @@ class Intake:
         if req is None:
             return
         slot = await self.repo.slot(req.game_id)
-        mac = fields.get(MAC_FIELD.encode(), b"").decode(errors="replace")
+        mac = fields.get(_MAC, b"").decode(errors="replace")
         if slot is None or not slot.referee or not verify(
                 turn_key(slot.referee, req.game_id, REFEREE, 0), data, mac):
             await self.dead_letter(stream, entry_id, fields,
@@ -257,9 +281,9 @@ class Intake:
         hostile entry cannot make the dead-letter stream hold megabytes."""
         cut = self.config.dead_letter_field_bytes
         body: dict[Any, Any] = {k[:64]: v[:cut] for k, v in list(fields.items())[:8]}
-        if fields.get(KIND.encode()) == b"create" and DATA.encode() in body:
+        if fields.get(_KIND) == b"create" and _DATA in body:
             # A create request may hold a seed and its reply key: not for dead-letter readers.
-            body[DATA.encode()] = b"(a create request: withheld, it may hold a seed)"
+            body[_DATA] = b"(a create request: withheld, it may hold a seed)"
         body[b"reason"] = reason
         body[b"entry"] = entry_id
         body[b"stream"] = stream
@@ -269,10 +293,38 @@ class Intake:
         log.warning("dead letter", stream=stream, entry=entry_id.decode(), reason=reason)
 
 
+@dataclass(frozen=True, slots=True)
+class Quick:
+    """A move that passed `Intake.quick`: authenticated, for its game's current version."""
+
+    stream: str
+    entry_id: bytes
+    fields: dict[bytes, bytes]
+    env: CommandEnvelope
+    slot: GameSlot
+    scope: str
+    sent: float
+
+
+def seat_problem(slot: GameSlot, env: CommandEnvelope, data: bytes, mac: str,
+                 pool: str) -> tuple[str, str] | None:
+    """Why a move cannot be taken as its seat's (the rule and a message), or None: it must be
+    signed with the seat's turn key for the version it names, and a bot pool may only send
+    for the seats it plays."""
+    seat = env.command.seat
+    key = slot.key(seat, env.expected_version)
+    if key is None or not verify(key, data, mac):
+        return ("service.seat.credential",
+                f"not signed by seat {seat} of {env.game_id} for version {env.expected_version}")
+    if pool and (seat < 0 or seat >= len(slot.controllers) or slot.controllers[seat] != pool):
+        return "service.seat.controller", f"seat {seat} is not played by {pool}"
+    return None
+
+
 def sent_at(fields: dict[bytes, bytes]) -> float:
     """The sender's clock (seconds) for the latency statistics; 0 when missing or absurd
     (not a number, infinite, or far from ours)."""
-    raw = fields.get(SENT.encode())
+    raw = fields.get(_SENT)
     try:
         sent = float(raw) if raw else 0.0
     except ValueError:

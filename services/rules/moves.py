@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import structlog
@@ -34,6 +35,8 @@ from services.rules.refusals import Refusals
 from services.rules.repository import GameRepository, GameSlot
 from services.store import EventStore
 from services.store.keys import OUTCOMES_TTL_SECONDS, SERVICE, game_keys, partition
+from services.store.results import AppendResult, PromptWrite
+from services.store.store import AppendCall, append_call
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -120,6 +123,26 @@ class MovePipeline:
                      sent: float, command: Command | None = None) -> bool:
         """Append (with the command's body, for audits); True when the command is settled
         (accepted, or a duplicate of one that was)."""
+        commit = self.fold(slot, command_id, scope, events, sent, command)
+        # The next prompt travels in the same append script (one round trip per command).
+        if not slot.state.finished:
+            commit.write = await self.prompter.write_for(slot)
+        fault("before_append")
+        try:
+            result = await self.store.append(
+                slot.game_id, commit.before, command_id, commit.payloads, scope=scope,
+                command=commit.body, prompt=commit.write, finished_winner=commit.finished_winner)
+        except BaseException:
+            self.repo.forget(slot.game_id)  # folded past the log: loaded again when next asked
+            raise
+        fault("after_append")
+        return await self.settle(commit, result)
+
+    def fold(self, slot: GameSlot, command_id: str, scope: str, events: list[Event],
+             sent: float, command: Command | None) -> Commit:
+        """Encode a command's events and fold them into the cache, before they are appended:
+        the next prompt is made from the folded state. If the append does not go through, the
+        cache is refolded from the log (`settle`)."""
         v = slot.version
         at = datetime.now(UTC).isoformat()
         payloads = [
@@ -131,39 +154,38 @@ class MovePipeline:
             for i, e in enumerate(events)
         ]
         body = self.codec.encode(command) if command is not None else b""
-        # Fold first, so the next prompt can travel in the same append script (one round trip
-        # per command); if the append does not go through, the cache is refolded from the log.
         for e in events:
             evolve(slot.state, e)
-        write = None if slot.state.finished else await self.prompter.write_for(slot)
-        _fault("before_append")
-        state = slot.state
-        result = await self.store.append(
-            slot.game_id, v, command_id, payloads, scope=scope, command=body, prompt=write,
-            finished_winner=(-1 if state.winner < 0 else state.winner) if state.finished else None,
-        )
-        _fault("after_append")
+        return Commit(slot, command_id, scope, v, payloads, body, sent, command)
+
+    async def settle(self, commit: Commit, result: AppendResult) -> bool:
+        """What follows an append: on acceptance, the metrics, the open prompt's deadline, a
+        snapshot when due, the end of a finished game; otherwise the cache refolded, and a
+        duplicate's ruling. True when the command is settled, False on a conflict."""
+        slot, command_id, scope = commit.slot, commit.command_id, commit.scope
         if result.status != "accepted":
             await self.repo.reload(slot)
             if result.status == "duplicate":
                 metrics.COMMANDS.labels("duplicate", slot.state.rules.name).inc()
-                await self.ruling(slot, command_id, scope, command, "service.command.duplicate",
+                await self.ruling(slot, command_id, scope, commit.command,
+                                  "service.command.duplicate",
                                   "this command id was already answered; its first outcome stands")
             return result.status != "conflict"
-        log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=slot.version)
+        state = slot.state
+        log.debug("accepted", game_id=slot.game_id, command_id=command_id, version=state.version)
         metrics.COMMANDS.labels("accepted", state.rules.name).inc()
         if scope == SERVICE and command_id.startswith("forfeit:"):
             metrics.DEFAULT_MOVES.labels("forfeit").inc()
-        if sent:  # kept in memory, written once a second: no extra write per command
-            self.latencies_us.append(int((time.time() - sent) * 1e6))
-        if write is not None:
-            slot.prompted = write.member
+        if commit.sent:  # kept in memory, written once a second: no extra write per command
+            self.latencies_us.append(int((time.time() - commit.sent) * 1e6))
+        if commit.write is not None:
+            slot.prompted = commit.write.member
         else:  # nobody to prompt (a forfeited seat, the end): drop the deadline
             await self.prompter.clear(slot)
-        if slot.state.finished:
+        if state.finished:
             await self.finish(slot)
-        else:
-            await self.repo.snapshot_if_due(slot, v)
+        elif self.repo.snapshot_due(slot, commit.before):
+            await self.repo.save_snapshot(slot)
         return True
 
     async def finish(self, slot: GameSlot) -> None:
@@ -241,6 +263,33 @@ class MovePipeline:
         return len(samples)
 
 
+@dataclass(slots=True)
+class Commit:
+    """A command's events encoded and folded into its game's cache (`MovePipeline.fold`), to
+    be appended with the next prompt (`write`) and settled from the append's result."""
+
+    slot: GameSlot
+    command_id: str
+    scope: str
+    before: int  # the version the command was decided on
+    payloads: list[bytes]
+    body: bytes  # the command, kept with its first event for audits
+    sent: float  # the sender's clock, for the latency statistics (0: unknown)
+    command: Command | None = None
+    write: PromptWrite | None = None
+
+    @property
+    def finished_winner(self) -> int | None:
+        state = self.slot.state
+        return (-1 if state.winner < 0 else state.winner) if state.finished else None
+
+    def call(self) -> AppendCall:
+        """The append script's call (for `EventStore.append_many`)."""
+        return append_call(self.slot.game_id, self.before, self.command_id, self.payloads,
+                           scope=self.scope, command=self.body, prompt=self.write,
+                           finished_winner=self.finished_winner)
+
+
 def forfeited_move(slot: GameSlot) -> CommandEnvelope | None:
     """The default move of a forfeited seat, if one must act now."""
     state = slot.state
@@ -264,7 +313,7 @@ FAULT = os.environ.get("HEXLOG_FAULT", "")
 # Test hook, for the crash-recovery tests only (tests/service/test_crash_recovery.py):
 # HEXLOG_FAULT=before_append or after_append makes this process SIGKILL itself at that point of
 # the first move it commits, as a crash would. Read once at start; unset, it does nothing.
-def _fault(point: str) -> None:
+def fault(point: str) -> None:
     if point == FAULT:
         os.kill(os.getpid(), signal.SIGKILL)
 

@@ -14,11 +14,13 @@ round trip); `send` writes one outside a commit (after creation, a restart, a re
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any, cast
 
 from redis.asyncio import Redis
 
 from events.codec import Codec
+from events.prompts import Prompt
 from services.protocol import deadlines_key, pool_key, prompts_key
 from services.rules.engine import next_prompt, pending, view
 from services.rules.repository import GameSlot
@@ -43,14 +45,23 @@ class Prompter:
         """The prompt for the one seat that must act next (the same order as an in-process
         game), or None when nobody is to be asked (the game is over, or the seat forfeited:
         its default move is played by the move pipeline)."""
+        asked = asked_of(slot)
+        if asked is None:
+            return None
+        return self.write(slot, asked, await self.wants_view(asked[1]))
+
+    def write_known(self, slot: GameSlot) -> PromptWrite | None:
+        """`write_for` without waiting: the pool's wish for views as last read (`learn` reads
+        those not known), a view where it was never read."""
+        asked = asked_of(slot)
+        if asked is None:
+            return None
+        known = self.view_wanted.get(asked[1])
+        return self.write(slot, asked, True if known is None else known[0])
+
+    def write(self, slot: GameSlot, asked: tuple[Prompt, str], wants_view: bool) -> PromptWrite:
         state = slot.state
-        prompts = pending(state)
-        if not prompts:
-            return None
-        p = next_prompt(state, prompts)
-        controller = slot.controllers[p.seat]
-        if controller == FORFEIT:
-            return None
+        p, controller = asked
         deadline = int(time.time() * 1000) + slot.deadline_ms
         key = slot.key(p.seat, state.version)
         body: dict[str, bytes | str | int] = {
@@ -62,7 +73,7 @@ class Prompter:
             "prompt": self.codec.encode(p),
             "seed_sha256": slot.created.seed_sha256,  # public; seeds deterministic bots
         }
-        if await self.wants_view(controller):
+        if wants_view:
             body["view"] = self.codec.encode(view(state, p.seat))
         p_index = partition(slot.game_id)
         return PromptWrite(
@@ -106,3 +117,26 @@ class Prompter:
         wanted = raw != b"0"
         self.view_wanted[controller] = (wanted, now + VIEW_CACHE_S)
         return wanted
+
+    def unknown(self, controllers: Iterable[str]) -> set[str]:
+        """Those of `controllers` whose wish for views is not cached (or is stale)."""
+        now = time.monotonic()
+        return {c for c in controllers
+                if c != FORFEIT and ((known := self.view_wanted.get(c)) is None or known[1] <= now)}
+
+    async def learn(self, controllers: Iterable[str]) -> None:
+        """Read these pools' wishes for views, for `write_known`."""
+        for controller in controllers:
+            await self.wants_view(controller)
+
+
+def asked_of(slot: GameSlot) -> tuple[Prompt, str] | None:
+    """The prompt of the seat that must act next and its controller; None when nobody is to
+    be asked (the game is over, or that seat forfeited)."""
+    state = slot.state
+    prompts = pending(state)
+    if not prompts:
+        return None
+    p = next_prompt(state, prompts)
+    controller = slot.controllers[p.seat]
+    return None if controller == FORFEIT else (p, controller)

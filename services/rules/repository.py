@@ -93,6 +93,13 @@ class GameRepository:
             self.evict()
         return slot
 
+    def cached(self, game_id: str) -> GameSlot | None:
+        """The game if it is in memory (now the most recently used), without loading it."""
+        slot = self.slots.pop(game_id, None)
+        if slot is not None:
+            self.slots[game_id] = slot
+        return slot
+
     def evict(self) -> None:
         """Drop the least recently used games beyond `max_slots`, never one in use (its
         lock held). A dropped game's open prompt stays in Redis; its deadline, if it fires
@@ -136,11 +143,14 @@ class GameRepository:
     def forget(self, game_id: str) -> None:
         self.slots.pop(game_id, None)
 
-    async def snapshot_if_due(self, slot: GameSlot, before: int) -> None:
-        """Save a snapshot when the last commit crossed a multiple of `snapshot_every`."""
-        if slot.version // self.snapshot_every != before // self.snapshot_every:
-            await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
-                                           RULES_VERSION, snapshot.dump(slot.state))
+    def snapshot_due(self, slot: GameSlot, before: int) -> bool:
+        """Whether the last commit (from version `before`) crossed a multiple of
+        `snapshot_every`."""
+        return slot.version // self.snapshot_every != before // self.snapshot_every
+
+    async def save_snapshot(self, slot: GameSlot) -> None:
+        await self.store.save_snapshot(slot.game_id, slot.version, snapshot.SCHEMA,
+                                       RULES_VERSION, snapshot.dump(slot.state))
 
 
 async def load_slot(store: EventStore, game_id: str) -> GameSlot | None:

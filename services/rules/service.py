@@ -2,6 +2,7 @@
 
 One object per process wires the parts together:
 
+    batch.py       one read's entries: the common case judged together, the rest one by one
     intake.py      entries from the command streams: decoded, authenticated, routed or set aside
     lifecycle.py   organisers' requests: create a game, forfeit a seat
     moves.py       the move pipeline: decide, append by compare-and-set, outcomes and rulings
@@ -24,21 +25,20 @@ and a default move has a deterministic command id, so two replicas cannot both p
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-import msgspec
 import structlog
 from redis.asyncio import Redis
 
 from events.codec import codec
 from services import metrics
-from services.protocol import DATA, latency_key, prompts_key
+from services.protocol import latency_key, prompts_key
+from services.rules.batch import Entry, ReadJudge
 from services.rules.config import ServiceConfig
 from services.rules.deadlines import DeadlineKeeper
 from services.rules.engine.rules import register
-from services.rules.intake import MAX_REQUEST_BYTES, Intake, stream_partition
+from services.rules.intake import Intake, stream_partition
 from services.rules.lifecycle import Lifecycle
 from services.rules.moves import MovePipeline
 from services.rules.prompting import Prompter
@@ -71,28 +71,6 @@ register(
         "service.dead_letter": "A command that cannot be processed after several deliveries is set aside.",
     }
 )
-
-
-class _GameNamed(msgspec.Struct):
-    """The one field every entry's body names (a move's envelope, a create, a forfeit)."""
-
-    game_id: str = ""
-
-
-_game_named = msgspec.json.Decoder(_GameNamed)
-
-
-def game_of(fields: dict[bytes, bytes]) -> str:
-    """The game an entry is about, read without trusting it (only to keep each game's entries
-    in order; intake checks everything); "" when it cannot be read. A body over the largest
-    request intake takes is not read here either: intake sets it aside unread."""
-    data = fields.get(DATA.encode())
-    if not data or len(data) > MAX_REQUEST_BYTES:
-        return ""
-    try:
-        return _game_named.decode(data).game_id
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):  # deep nesting: hostile
-        return ""
 
 
 DEFAULT_DEADLINE_MS = ServiceConfig.deadline_ms
@@ -135,6 +113,7 @@ class RulesService:
                                    self.codec, config)
         self.intake = Intake(redis, self.repo, self.pipeline, self.lifecycle, self.codec, config,
                              self.add_pools)
+        self.reads = ReadJudge(self.store, self.repo, self.intake, self.pipeline, self.prompter)
         self.deadlines = DeadlineKeeper(redis, self.repo, self.pipeline, partitions)
         self.recovery = Recovery(redis, self.store, self.repo, self.prompter, self.pipeline,
                                  self.intake, config, consumer, partitions, self.command_streams)
@@ -201,29 +180,17 @@ class RulesService:
     async def handle_batch(
         self, stream: str, ids: list[bytes], entries: list[dict[bytes, bytes]], ack: bool = True
     ) -> None:
-        """Handle entries, then XACK them (unless the caller acks several streams' entries
-        together, `ack=False`).
-
-        Each game's entries are handled in stream order; different games' entries run
-        concurrently. A stream carries every game of its partition that one pool plays, so in
-        line a game's command would wait for the append of another game's (one server round
-        trip, and one fsync under `appendfsync always`, each); together their appends share one
-        pipeline (services/store/coalesce.py)."""
-        by_game: dict[str, list[tuple[bytes, dict[bytes, bytes]]]] = {}
-        for entry_id, fields in zip(ids, entries, strict=True):
-            by_game.setdefault(game_of(fields), []).append((entry_id, fields))
-        if len(by_game) == 1:
-            await self._handle_in_order(stream, next(iter(by_game.values())))
-        else:
-            await asyncio.gather(*(self._handle_in_order(stream, game_entries)
-                                   for game_entries in by_game.values()))
+        """Handle one stream's entries (`handle_read`), then XACK them (unless the caller acks
+        several streams' entries together, `ack=False`)."""
+        await self.handle_read([(stream, list(zip(ids, entries, strict=True)))])
         if ids and ack:
             await self.redis.xack(stream, RULES_GROUP, *ids)
 
-    async def _handle_in_order(self, stream: str,
-                               entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
-        for entry_id, fields in entries:
-            await self.intake.handle(stream, entry_id, fields)
+    async def handle_read(self, reads: Sequence[tuple[str, Sequence[Entry]]]) -> None:
+        """Handle one read of the command streams (batch.py): each game's entries in stream
+        order; different games' together, their appends in one pipeline (one server round
+        trip, and one fsync under `appendfsync always`, for all of them)."""
+        await self.reads.handle(reads)
 
     async def handle_entry(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
         await self.intake.handle(stream, entry_id, fields)

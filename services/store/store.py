@@ -19,17 +19,18 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 import msgspec
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 from redis.typing import EncodableT, FieldT
 
 from services import metrics
 from services.store.coalesce import CoalescingRunner
-from services.store.connect import decodes_responses
+from services.store.connect import decodes_responses, is_cluster
 from services.store.durability import Durability
 from services.store.keys import (
     GAMES_INDEX,
@@ -39,6 +40,7 @@ from services.store.keys import (
     game_keys,
     outcome_field,
 )
+from services.store.lean import lean_pipeline
 from services.store.replicated import (
     OutcomeLost,
     Publication,
@@ -188,31 +190,54 @@ class EventStore:
                       events: Sequence[bytes], scope: str, outcome_extra: bytes | None,
                       command: bytes, prompt: PromptWrite | None,
                       finished_winner: int | None) -> AppendResult:
-        if not events:
-            raise ValueError("append needs at least one event")
-        if expected_version < 0:
-            raise ValueError(f"expected_version must be >= 0, got {expected_version}")
-        k = game_keys(game_id)
-        first, last = expected_version + 1, expected_version + len(events)
-        outcome = _accepted_outcome(game_id, first, last, outcome_extra)
-        field = outcome_field(scope, command_id)
         if await self.durability.replicated(self.redis):
+            _check_append(events, expected_version)
+            k = game_keys(game_id)
+            first, last = expected_version + 1, expected_version + len(events)
             return await self._append_replicated(
-                k, expected_version, field, outcome, command, events,
+                k, expected_version, outcome_field(scope, command_id),
+                _accepted_outcome(game_id, first, last, outcome_extra), command, events,
                 Publication(game_id, command_id, first, last, finished_winner, prompt))
-        keys = [k.ev, k.meta, k.outcomes, k.feed]
-        extra: list[EncodableT] = [0]
-        if prompt is not None:
-            keys += [prompt.stream, prompt.deadlines]
-            pairs = [x for kv in prompt.fields.items() for x in kv]
-            extra = [len(prompt.fields), *pairs, prompt.member, prompt.deadline_ms, prompt.previous]
-        reply = await script("append").run(
-            self._appends,
-            keys,
-            [expected_version, field, game_id, outcome, OUTCOMES_TTL_SECONDS, command,
-             "" if finished_winner is None else finished_winner, "1", *extra, *events],
-        )
-        return _append_result(game_id, reply, outcome, first, last)
+        call = append_call(game_id, expected_version, command_id, events, scope=scope,
+                           outcome_extra=outcome_extra, command=command, prompt=prompt,
+                           finished_winner=finished_winner)
+        return call.result(await script("append").run(self._appends, call.keys, call.args))
+
+    async def append_many(self, calls: Sequence[AppendCall]) -> list[AppendResult | Exception]:
+        """Several games' appends in one pipeline (one write, one read; each still its own
+        script run with its own reply): the rules service's pass over one read of its command
+        streams (services/rules/batch.py). Only without replica durability and on one server
+        (`batches_appends`). A call whose script fails has its error in its place."""
+        began = time.perf_counter()
+        lua = script("append")
+        pipe: Any = lean_pipeline(self.redis)  # its execute_command is untyped
+        for call in calls:
+            pipe.execute_command("EVALSHA", lua.sha, len(call.keys), *call.keys, *call.args)
+        replies = await pipe.execute(raise_on_error=False)
+        results: list[AppendResult | Exception] = []
+        for call, reply in zip(calls, replies, strict=True):
+            if isinstance(reply, NoScriptError):  # the server forgot it (a restart): loaded
+                try:
+                    reply = await lua.run(self.redis, call.keys, call.args)
+                except ResponseError as exc:
+                    reply = exc
+            if isinstance(reply, Exception):
+                metrics.SCRIPT_ERRORS.labels("append").inc()
+                results.append(reply)
+                continue
+            try:
+                results.append(call.result(reply))
+            except CorruptLogError as exc:
+                results.append(exc)
+        spent = time.perf_counter() - began
+        for _ in calls:
+            metrics.APPEND_SECONDS.observe(spent)
+        return results
+
+    async def batches_appends(self) -> bool:
+        """Whether `append_many` may be used: one server (not a Cluster), writes not waiting
+        for a replica."""
+        return not is_cluster(self.redis) and not await self.durability.replicated(self.redis)
 
     async def _append_replicated(self, k: GameKeys, expected_version: int, field: str,
                                  outcome: bytes, command: bytes, events: Sequence[bytes],
@@ -453,6 +478,52 @@ class EventStore:
 
 
 _settle = settle  # `get_outcome` has a parameter of that name
+
+
+@dataclass(frozen=True, slots=True)
+class AppendCall:
+    """One append script call, its keys and arguments made (`append_call`), and what its
+    reply means (`result`)."""
+
+    game_id: str
+    keys: list[str]
+    args: list[EncodableT]
+    outcome: bytes
+    first: int
+    last: int
+
+    def result(self, reply: Any) -> AppendResult:
+        return _append_result(self.game_id, reply, self.outcome, self.first, self.last)
+
+
+def _check_append(events: Sequence[bytes], expected_version: int) -> None:
+    if not events:
+        raise ValueError("append needs at least one event")
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be >= 0, got {expected_version}")
+
+
+def append_call(game_id: str, expected_version: int, command_id: str, events: Sequence[bytes],
+                *, scope: str, outcome_extra: bytes | None = None, command: bytes = b"",
+                prompt: PromptWrite | None = None,
+                finished_winner: int | None = None) -> AppendCall:
+    """The append script's call for `EventStore.append` without replica durability (the
+    arguments as there)."""
+    _check_append(events, expected_version)
+    k = game_keys(game_id)
+    first, last = expected_version + 1, expected_version + len(events)
+    outcome = _accepted_outcome(game_id, first, last, outcome_extra)
+    keys = [k.ev, k.meta, k.outcomes, k.feed]
+    extra: list[EncodableT] = [0]
+    if prompt is not None:
+        keys += [prompt.stream, prompt.deadlines]
+        pairs = [x for kv in prompt.fields.items() for x in kv]
+        extra = [len(prompt.fields), *pairs, prompt.member, prompt.deadline_ms, prompt.previous]
+    args: list[EncodableT] = [
+        expected_version, outcome_field(scope, command_id), game_id, outcome,
+        OUTCOMES_TTL_SECONDS, command, "" if finished_winner is None else finished_winner, "1",
+        *extra, *events]
+    return AppendCall(game_id, keys, args, outcome, first, last)
 
 
 def _append_result(game_id: str, reply: Any, outcome: bytes, first: int,
