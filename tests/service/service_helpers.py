@@ -274,8 +274,9 @@ async def wait_no_pending(redis: Redis, timeout: float = TIMEOUT) -> None:
 
 async def pump(service: RulesService, *, rounds: int = 100) -> int:
     """Read every new command of every stream the service reads (the organisers' and the bot
-    pools') as `service`'s consumer and handle it (the service's own batch handler, which
-    acks); stop when the streams are drained. Returns the number of entries handled."""
+    pools') as `service`'s consumer and handle it as the service's reader does (one read
+    handled together, then acked); stop when the streams are drained. Returns the number of
+    entries handled."""
     await service.prepare()
     handled = 0
     for _ in range(rounds):
@@ -283,10 +284,10 @@ async def pump(service: RulesService, *, rounds: int = 100) -> int:
         reply = await read_group(service.redis, RULES_GROUP, service.consumer, streams, count=128)
         if not reply:
             return handled
+        await service.handle_read(reply)
         for name, entries in reply:
-            ids = [entry_id for entry_id, _ in entries]
-            await service.handle_batch(name, ids, [fields for _, fields in entries])
-            handled += len(ids)
+            await service.redis.xack(name, RULES_GROUP, *[entry_id for entry_id, _ in entries])
+            handled += len(entries)
     raise AssertionError("the command streams did not drain")
 
 
