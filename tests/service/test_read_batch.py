@@ -58,7 +58,8 @@ async def test_moves_of_many_games_in_one_read_are_accepted_each_and_appended_to
 
     for script, (env, events) in zip(scripts, moves, strict=True):
         outcome = await outcome_of(store, env)
-        assert outcome is not None and outcome["status"] == "accepted", outcome
+        assert outcome is not None
+        assert outcome["status"] == "accepted", outcome
         assert [e.event for e in (await log(store, env.game_id))[1:]] == events
         slot = service.slots[env.game_id]
         assert slot.version == script.state.version
@@ -88,12 +89,14 @@ async def test_in_one_read_a_stale_and_an_illegal_move_are_refused_and_the_rest_
     await pump(service)
 
     accepted = await outcome_of(store, good_move)
-    assert accepted is not None and accepted["status"] == "accepted"
+    assert accepted is not None
+    assert accepted["status"] == "accepted"
     assert [e.event for e in (await log(store, good.game_id))[1:]] == good_events
     for env, game, rule in ((stale_move, stale.game_id, "service.stale"),
                             (rolled, illegal.game_id, None)):
         outcome = await outcome_of(store, env)
-        assert outcome is not None and outcome["status"] == "rejected", outcome
+        assert outcome is not None
+        assert outcome["status"] == "rejected", outcome
         if rule is not None:
             assert outcome["rule_id"] == rule
         else:
@@ -122,7 +125,8 @@ async def test_a_conflict_in_the_pass_is_decided_again_on_the_log(
     await pump(service)
 
     outcome = await outcome_of(store, rival)
-    assert outcome is not None and outcome["status"] == "rejected", outcome
+    assert outcome is not None
+    assert outcome["status"] == "rejected", outcome
     assert outcome["rule_id"] == "service.stale"
     assert [e.event for e in (await log(store, req.game_id))[1:]] == events
     assert service.slots[req.game_id].version == script.state.version

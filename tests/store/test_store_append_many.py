@@ -48,7 +48,8 @@ async def test_a_forgotten_script_is_loaded_again(store: EventStore, redis_clien
     await store.create_game(GAME, num(0), {"status": "active"})
     await redis_client.script_flush()
     [result] = await store.append_many([append_call(GAME, 1, "a", nums(1), scope="s0")])
-    assert isinstance(result, AppendResult) and result.status == "accepted"
+    assert isinstance(result, AppendResult)
+    assert result.status == "accepted"
     assert result.version == 2
 
 
