@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 import structlog
+from redis.asyncio.client import Pipeline
 
 from services import metrics
 from services.protocol import DATA
@@ -81,9 +83,14 @@ class ReadJudge:
         self.pipeline = pipeline
         self.prompter = prompter
 
-    async def handle(self, reads: Sequence[tuple[str, Sequence[Entry]]]) -> None:
+    async def handle(self, reads: Sequence[tuple[str, Sequence[Entry]]],
+                     after: Callable[[Pipeline], object] | None = None) -> list[Any] | None:
         """Judge one read: the common case together, then the rest entry by entry (different
-        games' concurrently, each game's in stream order)."""
+        games' concurrently, each game's in stream order).
+
+        `after` queues commands to send with the appends, in their round trip (the reader's
+        acks and next read); their replies are returned, or None if there were no appends
+        to carry them (the caller sends them itself)."""
         quick: list[Quick] = []
         rest: list[tuple[str, list[Entry]]] = []
         batching = await self.store.batches_appends()
@@ -100,22 +107,28 @@ class ReadJudge:
                 quick.append(first)
                 if len(game_entries) > 1:
                     rest.append((stream, game_entries[1:]))
+        carried: list[Any] | None = None
         if quick:
-            rest += await self.judge(quick)
+            left, carried = await self.judge(quick, after)
+            rest += left
         if len(rest) == 1:
             await self.in_order(*rest[0])
         elif rest:
             await asyncio.gather(*(self.in_order(stream, entries) for stream, entries in rest))
+        return carried
 
     async def in_order(self, stream: str, entries: Sequence[Entry]) -> None:
         for entry_id, fields in entries:
             await self.intake.handle(stream, entry_id, fields)
 
-    async def judge(self, quick: list[Quick]) -> list[tuple[str, list[Entry]]]:
+    async def judge(self, quick: list[Quick], after: Callable[[Pipeline], object] | None,
+                    ) -> tuple[list[tuple[str, list[Entry]]], list[Any] | None]:
         """Decide, fold and append these moves together (their games' locks held), settle
         each; returns the entries left to the per-entry path (an error this pass does not
-        explain: that path reloads the game and says what is wrong)."""
+        explain: that path reloads the game and says what is wrong), and the replies of what
+        `after` queued (None: not sent)."""
         began = time.perf_counter()
+        carried: list[Any] | None = None
         left: list[Quick] = []
         refused: list[tuple[Quick, Rejected]] = []
         commits: list[tuple[Quick, Commit]] = []
@@ -142,20 +155,21 @@ class ReadJudge:
                     continue
                 commits.append((q, commit))
             if commits:
-                await self.append(commits, left, began)
+                carried = await self.append(commits, left, began, after)
             for q, why in refused:
                 with _context(q):
                     await self.pipeline.reject(q.slot, q.env, q.scope, why.rule_id, why.message)
         finally:
             for q in quick:
                 q.slot.lock.release()
-        return [(q.stream, [(q.entry_id, q.fields)]) for q in left]
+        return [(q.stream, [(q.entry_id, q.fields)]) for q in left], carried
 
     async def append(self, commits: list[tuple[Quick, Commit]], left: list[Quick],
-                     began: float) -> None:
+                     began: float, after: Callable[[Pipeline], object] | None) -> list[Any]:
         fault("before_append")
         try:
-            results = await self.store.append_many([c.call() for _, c in commits])
+            results, carried = await self.store.append_many([c.call() for _, c in commits],
+                                                            after)
         except BaseException:
             for _, c in commits:  # folded past the log: loaded again when next asked
                 self.repo.forget(c.slot.game_id)
@@ -174,6 +188,7 @@ class ReadJudge:
             # A conflict: another replica moved the game on. Decided again on the log.
             with _context(q):
                 await self.pipeline.decide_and_append(q.slot, q.env, q.scope, q.sent)
+        return carried
 
 
 def _context(q: Quick) -> command_context:

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import structlog
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from events.codec import codec
 from services import metrics
@@ -186,11 +188,14 @@ class RulesService:
         if ids and ack:
             await self.redis.xack(stream, RULES_GROUP, *ids)
 
-    async def handle_read(self, reads: Sequence[tuple[str, Sequence[Entry]]]) -> None:
+    async def handle_read(self, reads: Sequence[tuple[str, Sequence[Entry]]],
+                          after: Callable[[Pipeline], object] | None = None) -> list[Any] | None:
         """Handle one read of the command streams (batch.py): each game's entries in stream
         order; different games' together, their appends in one pipeline (one server round
-        trip, and one fsync under `appendfsync always`, for all of them)."""
-        await self.reads.handle(reads)
+        trip, and one fsync under `appendfsync always`, for all of them). `after` queues
+        commands for that round trip (the reader's acks and next read): their replies, or
+        None when there was no pipeline to carry them."""
+        return await self.reads.handle(reads, after)
 
     async def handle_entry(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
         await self.intake.handle(stream, entry_id, fields)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar, cast
 
 import msgspec
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 from redis.exceptions import NoScriptError, ResponseError
 from redis.typing import EncodableT, FieldT
 
@@ -203,19 +204,26 @@ class EventStore:
                            finished_winner=finished_winner)
         return call.result(await script("append").run(self._appends, call.keys, call.args))
 
-    async def append_many(self, calls: Sequence[AppendCall]) -> list[AppendResult | Exception]:
+    async def append_many(
+        self, calls: Sequence[AppendCall], after: Callable[[Pipeline], object] | None = None,
+    ) -> tuple[list[AppendResult | Exception], list[Any]]:
         """Several games' appends in one pipeline (one write, one read; each still its own
         script run with its own reply): the rules service's pass over one read of its command
         streams (services/rules/batch.py). Only without replica durability and on one server
-        (`batches_appends`). A call whose script fails has its error in its place."""
+        (`batches_appends`). A call whose script fails has its error in its place.
+
+        `after` may queue more commands behind the appends, in the same round trip (the rules
+        service's acks and next read); their replies come second, errors in their place."""
         began = time.perf_counter()
         lua = script("append")
         pipe: Any = lean_pipeline(self.redis)  # its execute_command is untyped
         for call in calls:
             pipe.execute_command("EVALSHA", lua.sha, len(call.keys), *call.keys, *call.args)
+        if after is not None:
+            after(pipe)
         replies = await pipe.execute(raise_on_error=False)
         results: list[AppendResult | Exception] = []
-        for call, reply in zip(calls, replies, strict=True):
+        for call, reply in zip(calls, replies, strict=False):
             if isinstance(reply, NoScriptError):  # the server forgot it (a restart): loaded
                 try:
                     reply = await lua.run(self.redis, call.keys, call.args)
@@ -232,7 +240,7 @@ class EventStore:
         spent = time.perf_counter() - began
         for _ in calls:
             metrics.APPEND_SECONDS.observe(spent)
-        return results
+        return results, replies[len(calls):]
 
     async def batches_appends(self) -> bool:
         """Whether `append_many` may be used: one server (not a Cluster), writes not waiting

@@ -35,9 +35,9 @@ class AppendBatches:
         self.sizes: list[int] = []
         append_many = store.append_many
 
-        async def recorded(calls: Any) -> Any:
+        async def recorded(calls: Any, after: Any = None) -> Any:
             self.sizes.append(len(calls))
-            return await append_many(calls)
+            return await append_many(calls, after)
 
         monkeypatch.setattr(store, "append_many", recorded)
 

@@ -33,7 +33,7 @@ async def test_each_call_gets_its_own_result_in_one_write(
         append_call(games[5], 1, "f", nums(1), scope="s0"),
     ]
     counter = CountingWrites(monkeypatch)
-    results = await store.append_many(calls)
+    results, _ = await store.append_many(calls)
     assert counter.sent == 1
     assert all(isinstance(r, AppendResult) for r in results)
     statuses = [r.status for r in results if isinstance(r, AppendResult)]
@@ -47,7 +47,7 @@ async def test_each_call_gets_its_own_result_in_one_write(
 async def test_a_forgotten_script_is_loaded_again(store: EventStore, redis_client: Redis) -> None:
     await store.create_game(GAME, num(0), {"status": "active"})
     await redis_client.script_flush()
-    [result] = await store.append_many([append_call(GAME, 1, "a", nums(1), scope="s0")])
+    [result], _ = await store.append_many([append_call(GAME, 1, "a", nums(1), scope="s0")])
     assert isinstance(result, AppendResult)
     assert result.status == "accepted"
     assert result.version == 2
@@ -58,3 +58,22 @@ async def test_a_cluster_does_not_batch_appends(store: EventStore) -> None:
     """A cluster pipeline splits by node on its own terms: the rules service appends one by
     one there."""
     assert not await store.batches_appends()
+
+
+@pytest.mark.single_server
+async def test_commands_queued_after_the_appends_share_their_round_trip(
+    store: EventStore, redis_client: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules service's acks and next read ride with its appends: one write, their replies
+    after the appends'."""
+    await store.create_game(GAME, num(0), {"status": "active"})
+    await store.append(GAME, 1, "warm", nums(1), scope="s0")
+    await redis_client.xadd("other", {"a": "1"})
+    counter = CountingWrites(monkeypatch)
+    results, after = await store.append_many(
+        [append_call(GAME, 2, "a", nums(2), scope="s0")],
+        lambda pipe: (pipe.xlen("other"), pipe.xrange("other")))
+    assert counter.sent == 1
+    assert [r.status for r in results if isinstance(r, AppendResult)] == ["accepted"]
+    assert after[0] == 1
+    assert [fields for _, fields in after[1]] == [{b"a": b"1"}]
