@@ -31,7 +31,7 @@ from services import metrics
 from services.protocol import DATA
 from services.rules.engine import Rejected, decide
 from services.rules.intake import MAX_REQUEST_BYTES, Intake, Quick
-from services.rules.moves import Commit, MovePipeline, fault
+from services.rules.moves import Commit, MovePipeline, fault, now_iso
 from services.rules.prompting import Prompter
 from services.rules.repository import GameRepository
 from services.runtime.logging import command_context
@@ -136,12 +136,13 @@ class ReadJudge:
             unknown = self.prompter.unknown({c for q in quick for c in q.slot.controllers})
             if unknown:
                 await self.prompter.learn(unknown)
+            at = now_iso()
             for q in quick:
                 slot, env = q.slot, q.env
                 try:
                     events = decide(slot.state, env.command, slot.dealer)
                     commit = self.pipeline.fold(slot, env.command_id, q.scope, events, q.sent,
-                                                env.command)
+                                                env.command, at)
                     if not slot.state.finished:
                         commit.write = self.prompter.write_known(slot)
                 except Rejected as rejected:

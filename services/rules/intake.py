@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -334,6 +335,7 @@ def sent_at(fields: dict[bytes, bytes]) -> float:
     return sent
 
 
+@lru_cache(maxsize=4096)  # asked for every command read: a service reads a few dozen streams
 def stream_partition(stream: str) -> int:
     # hexlog:{017}:cmds[:bot:<pool>]
     return int(stream.split("{", 1)[1].split("}", 1)[0])

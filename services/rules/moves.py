@@ -139,12 +139,13 @@ class MovePipeline:
         return await self.settle(commit, result)
 
     def fold(self, slot: GameSlot, command_id: str, scope: str, events: list[Event],
-             sent: float, command: Command | None) -> Commit:
+             sent: float, command: Command | None, at: str = "") -> Commit:
         """Encode a command's events and fold them into the cache, before they are appended:
         the next prompt is made from the folded state. If the append does not go through, the
-        cache is refolded from the log (`settle`)."""
+        cache is refolded from the log (`settle`). `at`: the events' time (ISO 8601; now if
+        not given: one read's commands share it)."""
         v = slot.version
-        at = datetime.now(UTC).isoformat()
+        at = at or now_iso()
         payloads = [
             self.codec.encode(
                 EventEnvelope(game_id=slot.game_id, version=v + i + 1, at=at,
@@ -261,6 +262,10 @@ class MovePipeline:
             pipe.ltrim(key, 0, keep - 1)
             await pipe.execute()
         return len(samples)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass(slots=True)

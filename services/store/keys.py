@@ -50,6 +50,7 @@ def check_id(kind: str, value: str) -> str:
     return value
 
 
+@lru_cache(maxsize=8192)  # asked several times for every command of the games in play
 def partition(game_id: str) -> int:
     return zlib.crc32(game_id.encode()) % PARTITIONS
 
@@ -139,6 +140,7 @@ REQUESTERS = ("", GATEWAY)  # sources whose streams may carry create and forfeit
 
 
 @lru_cache(maxsize=4096)  # (partitions × sources: the organisers, the gateway, the pools)
+@lru_cache(maxsize=4096)  # a bot worker asks for every answer: a few dozen keys in all
 def commands_key(p: int, source: str = "") -> str:
     """Inbound command stream of partition p (consumer group RULES_GROUP) of one source: the
     organisers' ("" ), the gateway's (`GATEWAY`) or a bot pool's (`bot:<name>`)."""
@@ -155,6 +157,7 @@ def source_of_stream(stream: str) -> str:
     return rest[1:] if rest.startswith(":") else ""
 
 
+@lru_cache(maxsize=4096)  # asked for every command read: a service reads a few dozen streams
 def pool_of_stream(stream: str) -> str:
     """The bot pool a command stream belongs to ('' for a requester's stream)."""
     source = source_of_stream(stream)
