@@ -205,7 +205,10 @@ class BotWorker:
                 out = self.answer(self.keys[key], fields)
                 if out is not None:
                     stream, body = out
-                    pipe.xadd(stream, cast(Any, body))
+                    # (XADD as redis-py's `xadd` sends it, without its argument checks: one
+                    # per answer)
+                    pipe.execute_command("XADD", stream, "*",
+                                         *[x for pair in body.items() for x in pair])
             pipe.xack(key, PROMPT_GROUP, *[entry_id for entry_id, _ in entries])
 
     async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
