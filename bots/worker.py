@@ -201,15 +201,19 @@ class BotWorker:
     def queue_answers(self, pipe: Any, read: list[tuple[str, list[Entry]]]) -> None:
         """Each prompt's answer and the acks of every prompt read, into `pipe`."""
         for key, entries in read:
+            pool = self.keys[key]
+            answered = 0
             for _, fields in entries:
-                out = self.answer(self.keys[key], fields)
+                out = self.answer(pool, fields)
                 if out is not None:
+                    answered += 1
                     stream, body = out
                     # (XADD as redis-py's `xadd` sends it, without its argument checks: one
                     # per answer)
                     pipe.execute_command("XADD", stream, "*",
                                          *[x for pair in body.items() for x in pair])
             pipe.xack(key, PROMPT_GROUP, *[entry_id for entry_id, _ in entries])
+            self.answers[pool].inc(answered)  # (once per stream read, not per answer)
 
     async def answer_all(self, read: list[tuple[str, list[Entry]]]) -> None:
         """Answer every prompt read (from any number of streams) and ack them: one pipeline,
@@ -264,7 +268,6 @@ class BotWorker:
             self.failures[pool].inc()
             return None
         self.answered += 1
-        self.answers[pool].inc()
         log.debug("answered", pool=pool, game_id=game_id, command_id=env.command_id,
                   version=version, seat=seat, command=type(command).__name__)
         body: dict[str, str | bytes] = {DATA: data, MAC: sign(key, data), SENT: repr(time.time())}

@@ -161,8 +161,7 @@ class Codec:
         return event, version_of(data["type"])
 
     def decode_prompt(self, data: bytes) -> Prompt:
-        wire = self._prompt.decode(data)
-        return Prompt(**{name: getattr(wire, name) for name in wire.__struct_fields__})
+        return Prompt(**msgspec.structs.asdict(self._prompt.decode(data)))
 
     def decode_view(self, data: bytes) -> View:
         return self._view.decode(data)

@@ -87,7 +87,8 @@ class LeanPipeline(Pipeline):
                     if isinstance(reply, ResponseError):
                         replies.append(reply)
                         continue
-                    replies.append(await self._shaped(conn, args[0], reply, options))
+                    shaped = self._shaped(conn, args[0], reply, options)
+                    replies.append(await shaped if inspect.isawaitable(shaped) else shaped)
         except TimeoutError as exc:
             # The rest of the batch's replies may still come: this connection is done with.
             await conn.disconnect(nowait=True)
@@ -103,9 +104,10 @@ class LeanPipeline(Pipeline):
             raw.next_health_check = asyncio.get_running_loop().time() + conn.health_check_interval
         return replies
 
-    async def _shaped(self, conn: Connection, command: Any, reply: Any,
-                      options: Mapping[str, Any]) -> Any:
-        """The reply as the client's response callback shapes it (as `Redis.parse_response`)."""
+    def _shaped(self, conn: Connection, command: Any, reply: Any,
+                options: Mapping[str, Any]) -> Any:
+        """The reply as the client's response callback shapes it (as `Redis.parse_response`;
+        an awaitable where the callback gives one: no coroutine per reply otherwise)."""
         if getattr(conn, "_resp2_fallback", False):  # asked for RESP3, the server spoke RESP2
             callback = _get_response_callback(self.response_callbacks, command, conn)
         else:
@@ -114,8 +116,7 @@ class LeanPipeline(Pipeline):
             return reply
         if "keys" in options:
             options = {k: v for k, v in options.items() if k != "keys"}
-        shaped = callback(reply, **options)
-        return await shaped if inspect.isawaitable(shaped) else shaped
+        return callback(reply, **options)
 
 
 def lean_pipeline(redis: Redis) -> Pipeline:
