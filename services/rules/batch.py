@@ -2,11 +2,12 @@
 
 A read brings the next command of many games at once (every partition's streams in one
 XREADGROUP). Judged one entry at a time (intake.py), every command costs a task, a lock, a
-future for its append, and a resumption of each layer when the shared pipeline answers: on the
-rules service's profile that, not the rules, was most of a command's cost (benchmarks/cost.md,
-"Fourth pass"). Here the common case goes without waiting. For each game's first entry of the
-read, `Intake.quick` checks it, the engine decides, the events are folded and the append
-call is made; every game's append goes in one pipeline; each outcome is settled from its reply.
+future for its append, and a resumption of each layer when the shared pipeline answers: more
+of a command's cost than any function of the rules (benchmarks/cost.md, "Third pass"; the
+"Fourth pass" there measures this). Here the common case goes without waiting. For each
+game's first entry of the read, `Intake.quick` checks it, the engine decides, the events are
+folded and the append call is made; every game's append goes in one pipeline; each outcome is
+settled from its reply.
 
 Everything else takes the per-entry path after that, in its stream's order: requests,
 anything refused, a stale version, a game not in memory or busy, a dispute, a game with a
@@ -103,7 +104,13 @@ class ReadJudge:
                 if first is None:
                     rest.append((stream, game_entries))
                     continue
-                await first.slot.lock.acquire()  # free (`quick` checked): taken without a wait
+                # Free (`quick` checked), so taken at once, unless a task woken by its last
+                # holder is due to take it first: then this waits, and the game may move on.
+                await first.slot.lock.acquire()
+                if not self.intake.still_quick(first):
+                    first.slot.lock.release()
+                    rest.append((stream, game_entries))
+                    continue
                 quick.append(first)
                 if len(game_entries) > 1:
                     rest.append((stream, game_entries[1:]))

@@ -176,6 +176,13 @@ class Intake:
         return Quick(stream, entry_id, fields, env, slot, seat_scope(env.command.seat),
                      sent_at(fields))
 
+    def still_quick(self, q: Quick) -> bool:
+        """Whether `quick`'s answer still holds once the game's lock is taken (another task
+        may have held it in between: the game moved on, or a seat forfeited)."""
+        slot = q.slot
+        return (q.env.expected_version == slot.version and FORFEIT not in slot.controllers
+                and self.repo.slots.get(slot.game_id) is slot)
+
     async def unreadable(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes],
                          data: bytes, mac: str, reason: str) -> None:
         """A body that is not a valid command. If its signature checks out for the ids it

@@ -5,6 +5,7 @@ another replica) gets the same outcome and ruling as when judged alone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -23,9 +24,11 @@ from service_helpers import (
 )
 
 from events.commands import RollDice
+from services.client import signed_fields
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.connect import is_cluster
+from services.store.keys import commands_key, partition
 
 
 class AppendBatches:
@@ -130,3 +133,37 @@ async def test_a_conflict_in_the_pass_is_decided_again_on_the_log(
     assert outcome["rule_id"] == "service.stale"
     assert [e.event for e in (await log(store, req.game_id))[1:]] == events
     assert service.slots[req.game_id].version == script.state.version
+
+
+async def test_a_game_moved_on_while_its_lock_was_handed_over_is_judged_on_its_new_version(
+    service: RulesService, store: EventStore,
+) -> None:
+    """A lock just released with a task waiting for it looks free, but the waiter takes it
+    first and may move the game on: a move signed for the old version is then refused as
+    stale, not applied to the new one."""
+    req = create_request("g-batch-handover")
+    script = Script.start(req, await create_game(service, req))
+    before = script.state.version
+    move, events = script.next()
+    rival = envelope(req.game_id, "rival", move.credential, before, move.command)
+    slot = service.slots[req.game_id]
+
+    async def waiter() -> None:
+        async with slot.lock:  # queued behind the test's hold; plays `move` once it gets in
+            await service.pipeline.apply(slot, move.plain(), move.scope, 0.0)
+
+    await slot.lock.acquire()
+    waiting = asyncio.create_task(waiter())
+    await asyncio.sleep(0)  # the waiter is queued on the lock
+    slot.lock.release()  # free now, the waiter not yet run
+    stream = commands_key(partition(req.game_id))
+    fields: Any = signed_fields(rival.plain(), rival.credential)
+    encoded = {k.encode(): v if isinstance(v, bytes) else v.encode() for k, v in fields.items()}
+    await service.handle_read([(stream, [(b"1-0", encoded)])])
+    await waiting
+
+    outcome = await outcome_of(store, rival)
+    assert outcome is not None
+    assert outcome["status"] == "rejected", outcome
+    assert outcome["rule_id"] == "service.stale"
+    assert [e.event for e in (await log(store, req.game_id))[1:]] == events
