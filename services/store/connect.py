@@ -27,6 +27,7 @@ once); docs/operations.md, "Failover".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import parse_qs, quote, unquote
@@ -332,6 +333,21 @@ def packed_by_hiredis(base: type[AbstractConnection]) -> type[AbstractConnection
                     return [hiredis.pack_command(cast(Any, args))]
                 except TypeError:
                     return cast(list[bytes], super().pack_command(*args))
+
+            def pack_commands(self, commands: Iterable[Iterable[EncodableT]]) -> list[bytes]:
+                """A pipeline in one buffer, each command packed by hiredis (redis-py's loop
+                over each command's chunks cost half as much again as the packing)."""
+                packed: list[bytes] = []
+                for command in commands:
+                    args = tuple(command)
+                    head = args[0]
+                    if isinstance(head, str) and " " in head:
+                        args = (*head.split(), *args[1:])
+                    try:
+                        packed.append(hiredis.pack_command(cast(Any, args)))
+                    except TypeError:
+                        packed.extend(super().pack_command(*args))
+                return [b"".join(packed)]
 
         HiredisPacked.__name__ = HiredisPacked.__qualname__ = f"HiredisPacked{base.__name__}"
         _PACKED[base] = HiredisPacked
