@@ -93,6 +93,7 @@ class ReadJudge:
         acks and next read); their replies are returned, or None if there were no appends
         to carry them (the caller sends them itself)."""
         quick: list[Quick] = []
+        following: list[list[Entry]] = []  # each quick entry's game's later entries
         rest: list[tuple[str, list[Entry]]] = []
         batching = await self.store.batches_appends()
         seen: set[str] = set()
@@ -112,12 +113,15 @@ class ReadJudge:
                     rest.append((stream, game_entries))
                     continue
                 quick.append(first)
-                if len(game_entries) > 1:
-                    rest.append((stream, game_entries[1:]))
+                following.append(game_entries[1:])
         carried: list[Any] | None = None
         if quick:
             left, carried = await self.judge(quick, after)
-            rest += left
+            for q, later in zip(quick, following, strict=True):
+                # (one the pass could not settle goes first, before its game's later entries)
+                entries = [(q.entry_id, q.fields), *later] if id(q) in left else later
+                if entries:
+                    rest.append((q.stream, entries))
         if len(rest) == 1:
             await self.in_order(*rest[0])
         elif rest:
@@ -129,11 +133,11 @@ class ReadJudge:
             await self.intake.handle(stream, entry_id, fields)
 
     async def judge(self, quick: list[Quick], after: Callable[[Pipeline], object] | None,
-                    ) -> tuple[list[tuple[str, list[Entry]]], list[Any] | None]:
+                    ) -> tuple[set[int], list[Any] | None]:
         """Decide, fold and append these moves together (their games' locks held), settle
-        each; returns the entries left to the per-entry path (an error this pass does not
-        explain: that path reloads the game and says what is wrong), and the replies of what
-        `after` queued (None: not sent)."""
+        each; returns those left to the per-entry path (their `id`s: an error this pass does
+        not explain, which that path reloads the game for and says what is wrong), and the
+        replies of what `after` queued (None: not sent)."""
         began = time.perf_counter()
         carried: list[Any] | None = None
         left: list[Quick] = []
@@ -170,7 +174,7 @@ class ReadJudge:
         finally:
             for q in quick:
                 q.slot.lock.release()
-        return [(q.stream, [(q.entry_id, q.fields)]) for q in left], carried
+        return {id(q) for q in left}, carried
 
     async def append(self, commits: list[tuple[Quick, Commit]], left: list[Quick],
                      began: float, after: Callable[[Pipeline], object] | None) -> list[Any]:

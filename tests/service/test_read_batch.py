@@ -167,3 +167,23 @@ async def test_a_game_moved_on_while_its_lock_was_handed_over_is_judged_on_its_n
     assert outcome["status"] == "rejected", outcome
     assert outcome["rule_id"] == "service.stale"
     assert [e.event for e in (await log(store, req.game_id))[1:]] == events
+
+
+async def test_a_games_later_moves_in_the_same_read_follow_its_first(
+    service: RulesService, store: EventStore, redis_client: Redis,
+) -> None:
+    """Three moves of one game in one read: the first is judged in the pass, the others after
+    it, in stream order, each on the version the one before made."""
+    req = create_request("g-batch-three")
+    script = Script.start(req, await create_game(service, req))
+    moves = script.moves(3)
+    for env, _ in moves:
+        await send(redis_client, env)
+    await pump(service)
+
+    for env, _ in moves:
+        outcome = await outcome_of(store, env)
+        assert outcome is not None
+        assert outcome["status"] == "accepted", outcome
+    assert [e.event for e in (await log(store, req.game_id))[1:]] == script.events
+    assert await total_pending(redis_client) == 0
