@@ -119,9 +119,7 @@ class Intake:
                    pool: str) -> None:
         mac = fields.get(_MAC, b"").decode(errors="replace")
         try:
-            env = self.codec.decode_command_envelope(data)
-            check_id("command id", env.command_id)
-            check_id("game id", env.game_id)
+            env = self.decode_move(data)
         except (CodecError, ValueError) as exc:
             await self.unreadable(stream, entry_id, fields, data, mac, str(exc))
             return
@@ -150,6 +148,13 @@ class Intake:
             async with slot.lock:
                 await self.pipeline.apply(slot, env, seat_scope(seat), sent_at(fields))
 
+    def decode_move(self, data: bytes) -> CommandEnvelope:
+        """A move's envelope, its ids checked (CodecError or ValueError says what is wrong)."""
+        env = self.codec.decode_command_envelope(data)
+        check_id("command id", env.command_id)
+        check_id("game id", env.game_id)
+        return env
+
     def quick(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> Quick | None:
         """The common case, checked without waiting (services/rules/batch.py): a move for a
         game in memory whose lock is free, on its current version, signed by its seat and sent
@@ -159,9 +164,7 @@ class Intake:
         if data is None or fields.get(_KIND, b"move") != b"move":
             return None
         try:
-            env = self.codec.decode_command_envelope(data)
-            check_id("command id", env.command_id)
-            check_id("game id", env.game_id)
+            env = self.decode_move(data)
         except (CodecError, ValueError):
             return None
         slot = self.repo.cached(env.game_id)

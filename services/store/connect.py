@@ -326,13 +326,7 @@ def packed_by_hiredis(base: type[AbstractConnection]) -> type[AbstractConnection
 
         class HiredisPacked(base):  # type: ignore[valid-type,misc]
             def pack_command(self, *args: EncodableT) -> list[bytes]:
-                head = args[0]
-                if isinstance(head, str) and " " in head:  # "SCRIPT LOAD": two words, two args
-                    args = (*head.split(), *args[1:])
-                try:
-                    return [hiredis.pack_command(cast(Any, args))]
-                except TypeError:
-                    return cast(list[bytes], super().pack_command(*args))
+                return self.pack_commands([args])
 
             def pack_commands(self, commands: Iterable[Iterable[EncodableT]]) -> list[bytes]:
                 """A pipeline in one buffer, each command packed by hiredis (redis-py's loop
@@ -341,7 +335,7 @@ def packed_by_hiredis(base: type[AbstractConnection]) -> type[AbstractConnection
                 for command in commands:
                     args = tuple(command)
                     head = args[0]
-                    if isinstance(head, str) and " " in head:
+                    if isinstance(head, str) and " " in head:  # "SCRIPT LOAD": two args
                         args = (*head.split(), *args[1:])
                     try:
                         packed.append(hiredis.pack_command(cast(Any, args)))

@@ -191,17 +191,14 @@ class EventStore:
                       events: Sequence[bytes], scope: str, outcome_extra: bytes | None,
                       command: bytes, prompt: PromptWrite | None,
                       finished_winner: int | None) -> AppendResult:
-        if await self.durability.replicated(self.redis):
-            _check_append(events, expected_version)
-            k = game_keys(game_id)
-            first, last = expected_version + 1, expected_version + len(events)
-            return await self._append_replicated(
-                k, expected_version, outcome_field(scope, command_id),
-                _accepted_outcome(game_id, first, last, outcome_extra), command, events,
-                Publication(game_id, command_id, first, last, finished_winner, prompt))
         call = append_call(game_id, expected_version, command_id, events, scope=scope,
                            outcome_extra=outcome_extra, command=command, prompt=prompt,
                            finished_winner=finished_winner)
+        if await self.durability.replicated(self.redis):
+            return await self._append_replicated(
+                game_keys(game_id), expected_version, outcome_field(scope, command_id),
+                call.outcome, command, events,
+                Publication(game_id, command_id, call.first, call.last, finished_winner, prompt))
         return call.result(await script("append").run(self._appends, call.keys, call.args))
 
     async def append_many(
@@ -504,20 +501,16 @@ class AppendCall:
         return _append_result(self.game_id, reply, self.outcome, self.first, self.last)
 
 
-def _check_append(events: Sequence[bytes], expected_version: int) -> None:
-    if not events:
-        raise ValueError("append needs at least one event")
-    if expected_version < 0:
-        raise ValueError(f"expected_version must be >= 0, got {expected_version}")
-
-
 def append_call(game_id: str, expected_version: int, command_id: str, events: Sequence[bytes],
                 *, scope: str, outcome_extra: bytes | None = None, command: bytes = b"",
                 prompt: PromptWrite | None = None,
                 finished_winner: int | None = None) -> AppendCall:
     """The append script's call for `EventStore.append` without replica durability (the
     arguments as there)."""
-    _check_append(events, expected_version)
+    if not events:
+        raise ValueError("append needs at least one event")
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be >= 0, got {expected_version}")
     k = game_keys(game_id)
     first, last = expected_version + 1, expected_version + len(events)
     outcome = _accepted_outcome(game_id, first, last, outcome_extra)
