@@ -182,8 +182,12 @@ class Presence:
         return self.alive_since is None
 
     async def observe(self, redis: Redis) -> None:
-        now = time.monotonic()
-        self.update(last_beat(await redis.pttl(alive_key(self.service)), now), now)
+        # The beat is dated from before the request and the absence from after the reply, so
+        # a slow round trip (a loaded machine) never makes an absence look shorter than it is:
+        # an alive key that expired was not renewed for SERVICE_TTL_S.
+        sent = time.monotonic()
+        ttl_ms = await redis.pttl(alive_key(self.service))
+        self.update(last_beat(ttl_ms, sent), time.monotonic())
 
     def update(self, beat: float | None, now: float) -> None:
         if beat is None:

@@ -2,14 +2,16 @@
 service goes, again every 10 s with the time waited, and when it is back; only an absence
 longer than its patience stops it, in one line. A game does not count as stalled for the time
 no rules service was there to move it. (The clock is given: these are the decisions, not the
-timing; tests/cli/test_rules_crashes.py runs them against a rules service killed for real.)"""
+timing, but for one test of how an observation is dated; tests/cli/test_rules_crashes.py runs
+them against a rules service killed for real.)"""
 
 from __future__ import annotations
 
 import pytest
+from redis.asyncio import Redis
 
 from services.client import ServiceError
-from services.protocol import SERVICE_TTL_S
+from services.protocol import SERVICE_TTL_S, alive_key
 from services.tournament.runner import Away, Presence, Stall, last_beat
 
 
@@ -71,3 +73,19 @@ def test_a_game_is_not_stalled_for_the_time_no_rules_service_was_there() -> None
     with pytest.raises(ServiceError, match="game g-1 has not moved for 60s"):
         stall.check(8, serving_since=300.0, now=420.0)
 
+
+
+async def test_a_slow_round_trip_does_not_shorten_an_absence(redis: Redis) -> None:
+    """An alive key that expired was not renewed for at least SERVICE_TTL_S, whatever the
+    client's clock said when it asked: the first notice never says less (the reply here is held
+    back 0.5 s past the key's expiry, as on a loaded machine)."""
+    told: list[Away] = []
+    rules = Presence("rules", 600.0, told.append)
+    await redis.set(alive_key("rules"), "r-1", ex=SERVICE_TTL_S)
+    await rules.observe(redis)  # just renewed
+    assert not rules.away
+    await redis.client_pause(int((SERVICE_TTL_S + 0.5) * 1000), all=True)
+    await rules.observe(redis)  # sent at once, answered after the pause: the key expired
+    assert rules.away
+    assert len(told) == 1
+    assert told[0].gone_s >= SERVICE_TTL_S, told
