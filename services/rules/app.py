@@ -35,9 +35,6 @@ from services.store.lean import lean_pipeline
 from services.store.streams import Entry, GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
-# How long the reader waits for more commands, after a read whose appends carried no next
-# read, before that read's acks go on their own (they ride with the next appends if any come).
-LINGER_MS = 5
 
 
 async def _raw_parser(message: Mapping[str, Any], original: Any) -> Any:
@@ -68,7 +65,6 @@ def build_app(
     consumer_mode: str = "batched",
     config: ServiceConfig | None = None,
     trim_every_s: float = 10.0,
-    linger_ms: int = LINGER_MS,
 ) -> FastStream:
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
@@ -159,7 +155,7 @@ def build_app(
         tasks.append(asyncio.create_task(_every(trim_every_s, service.trim_streams)))
         if raw_mode:
             tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms,
-                                                          watch.reread, linger_ms)))
+                                                          watch.reread)))
         log.info("rules service started", consumer=name, partitions=PARTITIONS,
                  loop=type(asyncio.get_running_loop()).__module__)
 
@@ -179,12 +175,10 @@ def build_app(
 
 
 async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int,
-                       reread: asyncio.Event | None = None, linger_ms: int = LINGER_MS) -> None:
+                       reread: asyncio.Event | None = None) -> None:
     """Read every command stream (the organisers' and each bot pool's, of every partition) in
     one call (one per partition on a Cluster); streams run concurrently, one stream's entries
-    in order. When `reread` is set (a failover), our own pending entries once. A read's acks
-    go with the next read's appends when it comes within `linger_ms` (under appendfsync always
-    a round trip that writes costs the server an fsync), else on their own."""
+    in order. When `reread` is set (a failover), our own pending entries once."""
     reader = GroupReader(redis, RULES_GROUP, name)
     guard = service.guard
     acks: list[tuple[str, list[bytes]]] = []  # handled, acked with the next read
@@ -206,20 +200,11 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                         reply = [(stream, kept) for stream, entries in pending
                                  if (kept := [e for e in entries if e[1] is not None])]
                     else:
-                        reply = []
-                        if acks and not is_cluster(redis):
-                            # Under load the next commands are a bot's answer away: wait a
-                            # moment for them without the acks (a read writes nothing when it
-                            # finds nothing), so the acks ride with their appends instead of
-                            # costing the server a write, and an fsync, of their own.
-                            reply = await reader.read({s: ">" for s in streams}, count=128,
-                                                      block=linger_ms)
-                        if not reply:
-                            # (the acks go first: if the read fails they are in, and if the
-                            # round trip fails they are pending for the claimer, as before)
-                            handled, acks = acks, []
-                            reply = await _ack_and_read(redis, reader, name, handled,
-                                                        {s: ">" for s in streams}, block_ms)
+                        # (the acks go first: if the read fails they are in, and if the
+                        # round trip fails they are pending for the claimer, as before)
+                        handled, acks = acks, []
+                        reply = await _ack_and_read(redis, reader, name, handled,
+                                                    {s: ">" for s in streams}, block_ms)
                     guard.recovered(streams)
                 except ResponseError:
                     # One key the call cannot read fails it for every partition: read each
@@ -257,7 +242,6 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
         with contextlib.suppress(Exception):
             await _ack(redis, acks)
         await reader.close()
-
 
 
 async def _ack(redis: Redis, acks: list[tuple[str, list[bytes]]]) -> list[tuple[str, list[bytes]]]:

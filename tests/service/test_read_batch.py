@@ -14,17 +14,13 @@ from service_helpers import (
     Script,
     create_game,
     create_request,
-    created_outcome,
     envelope,
     log,
     outcome_of,
     pump,
     rulings,
     send,
-    send_create,
     total_pending,
-    wait_for,
-    wait_no_pending,
 )
 
 from events.commands import RollDice
@@ -191,30 +187,3 @@ async def test_a_games_later_moves_in_the_same_read_follow_its_first(
         assert outcome["status"] == "accepted", outcome
     assert [e.event for e in (await log(store, req.game_id))[1:]] == script.events
     assert await total_pending(redis_client) == 0
-
-
-@pytest.mark.single_server
-async def test_a_reads_acks_go_with_the_next_reads_appends_when_it_comes_within_the_linger(
-    rules_app: Any, store: EventStore, redis_client: Redis
-) -> None:
-    """Under appendfsync always every round trip that writes costs the server an fsync, so the
-    reader does not ack a read on its own while the next commands may be a moment away: the
-    acks go with the next read's appends if it comes within the linger, and alone once the
-    linger has passed (the service's is 5 ms; 2 s here, to see it)."""
-    await rules_app(linger_ms=2000)
-    req = create_request("g-linger", controllers=("human",) * 3)
-    await send_create(redis_client, req)
-    created = await wait_for(lambda: created_outcome(store, req))
-    await wait_no_pending(redis_client)  # the create's ack: alone, once its linger passed
-    first, second = (env for env, _ in Script.start(req, created["credentials"]).moves(2))
-
-    await send(redis_client, first)
-    await wait_for(lambda: outcome_of(store, first))
-    await asyncio.sleep(0.3)
-    assert await total_pending(redis_client) == 1  # the first waits for what comes next
-
-    await send(redis_client, second)
-    await wait_for(lambda: outcome_of(store, second))
-    await asyncio.sleep(0.3)
-    assert await total_pending(redis_client) == 1  # the first acked with it; the second waits
-    await wait_no_pending(redis_client, timeout=5)  # and is acked alone after 2 s
