@@ -71,11 +71,11 @@ class Projection(Protocol):
 Projections = Mapping[str, Callable[[], Projection]]  # name -> how to make a fresh one
 GROUP = "projections"
 CLAIM_EVERY_S = 10.0
+# A busy feed is read at most every FOLD_EVERY_S (unless a read comes back full, READ_COUNT
+# entries of a feed): a game that moved several times meanwhile is summarized once, and the
+# batch's summaries and ack are one write where each move had been one. Under appendfsync always
+# each write costs the server an fsync; 50 ms behind is nothing a standings page shows.
 FOLD_EVERY_S = 0.05
-# A busy feed is read at most every FOLD_EVERY_S (unless a read comes back full): a game that
-# moved several times meanwhile is summarized once, and the batch's summaries and ack are one
-# write, where every move of every game would have been one. Under appendfsync always each
-# write the server takes costs it an fsync; 50 ms behind is nothing a standings page shows.
 READ_COUNT = 200
 CLAIM_IDLE_MS = 30_000
 BENCH_STATUS = "bench"  # meta status of `hexlog bench e2e`'s raw append games

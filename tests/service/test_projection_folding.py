@@ -31,7 +31,7 @@ async def test_moves_made_between_two_reads_of_the_feed_are_applied_as_one_batch
 ) -> None:
     projector = CountingProjector(redis_client)
     stop = asyncio.Event()
-    task = asyncio.create_task(projector.run(stop, block_ms=50, fold_every_s=2.0))
+    task = asyncio.create_task(projector.run(stop, block_ms=50, fold_every_s=3.0))
     try:
         req = create_request("g-fold", controllers=("human",) * 3)
         script = Script.start(req, await create_game(service, req))
@@ -41,7 +41,7 @@ async def test_moves_made_between_two_reads_of_the_feed_are_applied_as_one_batch
 
         await wait_for(lambda: summarized(script.state.version))
         read_before = len(projector.batches)
-        for env, _ in script.moves(6):  # six appends, six feed entries, well within 2 s
+        for env, _ in script.moves(6):  # six appends, six feed entries, well within 3 s
             await send(redis_client, env)
             await pump(service)
         await wait_for(lambda: summarized(script.state.version))
