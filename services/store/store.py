@@ -505,8 +505,8 @@ def append_call(game_id: str, expected_version: int, command_id: str, events: Se
                 *, scope: str, outcome_extra: bytes | None = None, command: bytes = b"",
                 prompt: PromptWrite | None = None,
                 finished_winner: int | None = None) -> AppendCall:
-    """The append script's call for `EventStore.append` without replica durability (the
-    arguments as there)."""
+    """The append script's call for `EventStore.append` (the arguments as there); under
+    replica durability `append` takes only its checks, outcome and version range from it."""
     if not events:
         raise ValueError("append needs at least one event")
     if expected_version < 0:
