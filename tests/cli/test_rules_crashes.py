@@ -56,6 +56,8 @@ def kill_rules_for(up: subprocess.Popen[str], tournament: subprocess.Popen[str],
     until = time.monotonic() + seconds
     while time.monotonic() < until and tournament.poll() is None:
         time.sleep(rng.uniform(*KILL_EVERY_S))
+        if tournament.poll() is not None:
+            break  # (a kill now could come as `up` stops, and go untold: no restart follows)
         ticks += 1
         victim = rules_service(up)
         if victim is not None:
