@@ -36,6 +36,13 @@ from services.store.streams import Entry, GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
 
+# The batched reader runs this many loops, each over its own share of the partitions. One loop
+# judges a read, then waits for the round trip that appends it (a Valkey cycle and its fsync
+# under `appendfsync always`) with nothing to do; with two, one judges while the other waits.
+# Measured at 32 games on 2 cores: 1.12-1.19x the commands/s of one loop (benchmarks/cost.md,
+# "Sixth pass"); four were no better than two.
+READ_LANES = 2
+
 
 async def _raw_parser(message: Mapping[str, Any], original: Any) -> Any:
     """Let FastStream build its message from placeholders; keep the raw entries for us."""
@@ -65,7 +72,10 @@ def build_app(
     consumer_mode: str = "batched",
     config: ServiceConfig | None = None,
     trim_every_s: float = 10.0,
+    read_lanes: int = READ_LANES,
 ) -> FastStream:
+    if not 1 <= read_lanes <= PARTITIONS:
+        raise ValueError(f"read_lanes: from 1 to {PARTITIONS}, not {read_lanes}")
     if consumer_mode not in ("batched", "faststream"):
         raise ValueError(f"consumer mode must be batched or faststream, not {consumer_mode!r}")
     if consumer_mode == "faststream" and fails_over(url):
@@ -89,8 +99,8 @@ def build_app(
         # would cost a sync resolver run in a worker thread for every batch.
         await service.handle_batch(raw["channel"], raw["message_ids"], raw["data"])
 
-    # "batched" (default): a single XREADGROUP over every partition stream (on a Cluster,
-    # one per partition, in flight together: services/store/streams.py GroupReader), each
+    # "batched" (default): READ_LANES loops, each a single XREADGROUP over its share of the
+    # partition streams (on a Cluster, one per partition, in flight together: services/store/streams.py GroupReader), each
     # partition's entries handled concurrently. "faststream": a FastStream batch subscriber
     # per partition (one server only).
     # Measured on 2 cores (benchmarks/README.md): batched ≈ 2,400 commands/s with p99 ≈ 20 ms,
@@ -154,8 +164,9 @@ def build_app(
         tasks.append(asyncio.create_task(_every(1.0, follow_pools)))
         tasks.append(asyncio.create_task(_every(trim_every_s, service.trim_streams)))
         if raw_mode:
-            tasks.append(asyncio.create_task(_consume_raw(service, redis, name, polling_ms,
-                                                          watch.reread)))
+            for lane in range(read_lanes):
+                tasks.append(asyncio.create_task(_consume_raw(
+                    service, redis, name, polling_ms, watch.reader_lane(), lane, read_lanes)))
         log.info("rules service started", consumer=name, partitions=PARTITIONS,
                  loop=type(asyncio.get_running_loop()).__module__)
 
@@ -175,10 +186,12 @@ def build_app(
 
 
 async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms: int,
-                       reread: asyncio.Event | None = None) -> None:
-    """Read every command stream (the organisers' and each bot pool's, of every partition) in
-    one call (one per partition on a Cluster); streams run concurrently, one stream's entries
-    in order. When `reread` is set (a failover), our own pending entries once."""
+                       reread: asyncio.Event | None = None, lane: int = 0,
+                       lanes: int = 1) -> None:
+    """Read every command stream of this lane's partitions (the organisers' and each bot
+    pool's) in one call (one per partition on a Cluster); streams run concurrently, one
+    stream's entries in order. When `reread` is set (a failover), our own pending entries
+    once."""
     reader = GroupReader(redis, RULES_GROUP, name)
     guard = service.guard
     acks: list[tuple[str, list[bytes]]] = []  # handled, acked with the next read
@@ -186,7 +199,7 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
     try:
         while True:
             try:
-                streams = guard.readable(service.command_streams())
+                streams = guard.readable(service.command_streams(lane, lanes))
                 try:
                     if ahead:
                         reply, ahead = ahead, []

@@ -74,7 +74,13 @@ class PrimaryWatch:
         self.service = service
         self.redis = redis
         self.known: frozenset[str] | None = None
-        self.reread = asyncio.Event()  # the consumer reads its own pending entries once
+        # One per reader lane: each lane reads its own pending entries once.
+        self.rereads: list[asyncio.Event] = []
+
+    def reader_lane(self) -> asyncio.Event:
+        """A new reader lane's event, set when the primaries change."""
+        self.rereads.append(asyncio.Event())
+        return self.rereads[-1]
 
     async def check(self) -> int:
         now = await primaries(self.redis)
@@ -84,7 +90,8 @@ class PrimaryWatch:
         self.known = now
         log.warning("the primary changed (a failover, or a restart): prompting the live games "
                     "again")
-        self.reread.set()
+        for reread in self.rereads:
+            reread.set()
         return await repair(self.service)
 
 

@@ -105,7 +105,8 @@ class RulesService:
         self.codec = codec()
         self.pools: set[str] = set()
         self.pools_read_at = 0.0
-        self._streams: tuple[frozenset[str], list[str]] | None = None
+        # (the pools they were made for; each reader lane's streams, by (lane, lanes))
+        self._streams: tuple[frozenset[str], dict[tuple[int, int], list[str]]] | None = None
         self.on_streams_changed: Callable[[list[str]], None] | None = None
         self.guard = StreamGuard(redis)
         self.repo = GameRepository(self.store, config.snapshot_every, config.games_in_memory)
@@ -133,14 +134,19 @@ class RulesService:
     async def slot(self, game_id: str) -> GameSlot | None:
         return await self.repo.slot(game_id)
 
-    def command_streams(self) -> list[str]:
+    def command_streams(self, lane: int = 0, lanes: int = 1) -> list[str]:
         """The requesters' streams and every known pool's stream, for each of our partitions
-        (made again only when the pools change: the reader asks before every read)."""
+        (made again only when the pools change: the reader asks before every read); with
+        `lanes`, those of the partitions reader lane `lane` reads (p % lanes == lane), so each
+        partition, and each game, is read by one lane."""
         pools = frozenset(self.pools)
         if self._streams is None or self._streams[0] != pools:
-            self._streams = (pools, [commands_key(p, source) for p in self.partitions
-                                     for source in [*REQUESTERS, *sorted(pools)]])
-        return self._streams[1]
+            self._streams = (pools, {})
+        made = self._streams[1]
+        if (lane, lanes) not in made:
+            made[lane, lanes] = [commands_key(p, source) for p in self.partitions
+                                 if p % lanes == lane for source in [*REQUESTERS, *sorted(pools)]]
+        return made[lane, lanes]
 
     async def prepare(self) -> None:
         """Create the streams and their consumer groups before any subscriber starts

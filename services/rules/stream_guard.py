@@ -1,7 +1,7 @@
 """One bad command stream never stops the others.
 
-The rules service reads every command stream of its partitions in one XREADGROUP (one per
-partition on a Cluster). A single key that cannot be read that way — not a stream, its
+The rules service reads every command stream of its lane's partitions in one XREADGROUP (one
+per partition on a Cluster). A single key that cannot be read that way — not a stream, its
 consumer group gone, a node that refuses it — fails the whole call, and with it every other
 partition. So when a read fails, each stream is read on its own, and one that fails is
 looked at:
