@@ -19,6 +19,7 @@ from services.rules.moves import MovePipeline, forfeited_move
 from services.rules.repository import GameRepository
 from services.store.connect import is_cluster
 from services.store.keys import SERVICE
+from services.store.scripts import script
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -32,22 +33,20 @@ class DeadlineKeeper:
         self.repo = repo
         self.pipeline = pipeline
         self.partitions = partitions
+        self.keys = [deadlines_key(p) for p in partitions]
 
     async def enforce(self) -> int:
         """Play the default move for every prompt past its deadline; returns how many."""
         now = int(time.time() * 1000)
         played = 0
-        # Every partition's due deadlines in one round trip (ten ticks a second, most finding
+        # Every partition's due deadlines in one call (ten ticks a second, most finding
         # nothing); on a Cluster each partition's key is asked on its own.
-        keys = [deadlines_key(p) for p in self.partitions]
+        keys = self.keys
         if is_cluster(self.redis):
             found = [await self.redis.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
                      for key in keys]
         else:
-            pipe = self.redis.pipeline(transaction=False)
-            for key in keys:
-                pipe.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
-            found = await pipe.execute()
+            found = await script("due_deadlines").run(self.redis, keys, [now, DUE_PER_TICK])
         for key, due in zip(keys, cast(list[list[bytes]], found), strict=True):
             for member in due:
                 if not await self.redis.zrem(key, member):
