@@ -29,6 +29,8 @@ from services.cli.options import (
     positive_seconds,
 )
 from services.cli.registry import COMMANDS
+from services.rules.config import READ_LANES
+from services.store.keys import PARTITIONS
 
 
 def check_bots(text: str) -> list[str]:
@@ -287,7 +289,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from services.rules.app import run
 
             run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer,
-                consumer=args.name)
+                consumer=args.name, read_lanes=args.read_lanes)
         elif args.service == "bots":
             from bots.worker import run as run_bots
 
@@ -443,8 +445,15 @@ def register(sub: Any) -> None:
     p.add_argument("--claim-idle-ms", type=at_least(100), default=30_000,
                    help="rules: take over commands pending this long at a dead consumer")
     p.add_argument("--consumer", choices=["batched", "faststream"], default="batched",
-                   help="rules: one XREADGROUP over all partitions (single server, default) or a "
-                        "FastStream subscriber per partition (needed on a Redis Cluster)")
+                   help="rules: one XREADGROUP over the partitions per read lane (default; on a "
+                        "Redis Cluster one per partition) or a FastStream subscriber per "
+                        "partition (one server only, not a Cluster nor Sentinel)")
+    p.add_argument("--read-lanes", type=at_least(1, PARTITIONS), default=READ_LANES, metavar="N",
+                   help=f"rules, batched: read the partitions in N loops, each over its share, "
+                        f"so one judges its read while another waits for its appends (default "
+                        f"{READ_LANES}: more commands/s when bots play at full speed; 1 costs "
+                        f"the least CPU per command when games move at a player's pace; "
+                        f"benchmarks/cost.md)")
     p.add_argument("--name", default=None,
                    help="this instance's name (its consumer name and heartbeat key; default: "
                         "from the host name and process id); a replica's pod name, so that "

@@ -26,7 +26,7 @@ from redis.exceptions import ResponseError
 from services import metrics
 from services.protocol import beat, leave
 from services.rules import failover
-from services.rules.config import ServiceConfig
+from services.rules.config import READ_LANES, ServiceConfig
 from services.rules.service import RulesService
 from services.runtime import loop
 from services.store.connect import connect, fails_over, is_cluster, plain_url
@@ -35,13 +35,6 @@ from services.store.lean import lean_pipeline
 from services.store.streams import Entry, GroupReader, read_group
 
 log = structlog.get_logger("hexlog.rules")
-
-# The batched reader runs this many loops, each over its own share of the partitions. One loop
-# judges a read, then waits for the round trip that appends it (a Valkey cycle and its fsync
-# under `appendfsync always`) with nothing to do; with two, one judges while the other waits.
-# Measured at 32 games on 2 cores: 1.12-1.19x the commands/s of one loop (benchmarks/cost.md,
-# "Sixth pass"); four were no better than two.
-READ_LANES = 2
 
 
 async def _raw_parser(message: Mapping[str, Any], original: Any) -> Any:

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The batched reader (`hexlog serve rules --read-lanes`) runs this many loops, each over its
+# own share of the partitions. One loop judges a read, then waits for the round trip that
+# appends it (a Valkey cycle and its fsync under `appendfsync always`) with nothing to do; with
+# two, one judges while the other waits. At 32 games at full speed: 1.05-1.15x the commands/s of
+# one loop, at 3-9% more rules CPU per command; at a player's pace, where reads are small,
+# about 20% more (benchmarks/cost.md, "Sixth pass").
+READ_LANES = 2
+
 
 @dataclass(frozen=True)
 class ServiceConfig:

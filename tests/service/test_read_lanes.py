@@ -1,6 +1,7 @@
-"""The rules service reads the command streams in lanes (services/rules/app.py READ_LANES), each
-over its own share of the partitions: every stream is read by exactly one lane, and a read that
-takes long to judge in one lane holds up no game of the other."""
+"""The rules service reads the command streams in lanes (`hexlog serve rules --read-lanes`,
+services/rules/config.py READ_LANES), each over its own share of the partitions: every stream
+is read by exactly one lane, and a read that takes long to judge in one lane holds up no game of
+the other."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from service_helpers import (
     wait_outcome,
 )
 
-from services.rules.app import READ_LANES
 from services.rules.batch import ReadJudge
+from services.rules.config import READ_LANES
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import ORGANISER, PARTITIONS, partition
