@@ -93,9 +93,9 @@ def build_app(
         await service.handle_batch(raw["channel"], raw["message_ids"], raw["data"])
 
     # "batched" (default): READ_LANES loops, each a single XREADGROUP over its share of the
-    # partition streams (on a Cluster, one per partition, in flight together: services/store/streams.py GroupReader), each
-    # partition's entries handled concurrently. "faststream": a FastStream batch subscriber
-    # per partition (one server only).
+    # partition streams (on a Cluster, one per partition, in flight together:
+    # services/store/streams.py GroupReader), each partition's entries handled concurrently.
+    # "faststream": a FastStream batch subscriber per partition (one server only).
     # Measured on 2 cores (benchmarks/README.md): batched ≈ 2,400 commands/s with p99 ≈ 20 ms,
     # per-partition subscribers ≈ 1,400/s with p99 ≈ 60 ms (their per-batch cost dominates
     # when each partition holds one or two pending commands).
