@@ -30,7 +30,6 @@ from services.cli.options import (
 )
 from services.cli.registry import COMMANDS
 from services.rules.config import READ_LANES
-from services.store.keys import PARTITIONS
 
 
 def check_bots(text: str) -> list[str]:
@@ -275,6 +274,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         run_matrix(args.gateway, args.homeserver, args.matrix_user, settings, args.health_port)
         return 0
     specs = check_bots(args.bots) if args.service == "bots" else []
+    from services.store.keys import PARTITIONS
+
+    if args.read_lanes > PARTITIONS:  # (before a server is started for nothing)
+        raise UsageError(f"--read-lanes: at most {PARTITIONS} (one per partition), not "
+                         f"{args.read_lanes}")
     from bots.registry import parse_bot_spec
     from services.cli.options import use_durability
 
@@ -287,7 +291,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                if args.service == "bots" else role_url(server.url, args.service))
         if args.service == "rules":
             from services.rules.app import run
-
             run(url, claim_idle_ms=args.claim_idle_ms, consumer_mode=args.consumer,
                 consumer=args.name, read_lanes=args.read_lanes)
         elif args.service == "bots":
@@ -448,7 +451,7 @@ def register(sub: Any) -> None:
                    help="rules: one XREADGROUP over the partitions per read lane (default; on a "
                         "Redis Cluster one per partition) or a FastStream subscriber per "
                         "partition (one server only, not a Cluster nor Sentinel)")
-    p.add_argument("--read-lanes", type=at_least(1, PARTITIONS), default=READ_LANES, metavar="N",
+    p.add_argument("--read-lanes", type=at_least(1), default=READ_LANES, metavar="N",
                    help=f"rules, batched: read the partitions in N loops, each over its share, "
                         f"so one judges its read while another waits for its appends (default "
                         f"{READ_LANES}: more commands/s when bots play at full speed; 1 costs "

@@ -39,6 +39,8 @@ USAGE = [
       "victory-points:target=abc"], "target must be a whole number"),
     (["play", "--deadline-ms", "soon"], "--deadline-ms: expected a whole number, not 'soon'"),
     (["serve", "bots", "--bots", "telepath"], "unknown bot 'telepath'"),
+    (["serve", "rules", "--read-lanes", "0"], "--read-lanes: must be at least 1, not 0"),
+    (["serve", "rules", "--read-lanes", "17"], "--read-lanes: at most 16 (one per partition), not 17"),
     (["acl", "--pools", "bad name"], "bad pool name(s) bad name"),
     (["serve", "gateway", "--limit", "streams=fast"], "--limit: 'streams=fast': RATE and BURST"),
     (["serve", "gateway", "--limit", "everything=1/1"], "KIND=RATE/BURST with KIND one of"),
