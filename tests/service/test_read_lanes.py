@@ -24,6 +24,7 @@ from service_helpers import (
 
 from services.rules.batch import ReadJudge
 from services.rules.config import READ_LANES
+from services.rules.intake import stream_partition
 from services.rules.service import RulesService
 from services.store import EventStore
 from services.store.keys import ORGANISER, PARTITIONS, partition
@@ -43,7 +44,7 @@ async def test_each_command_stream_is_read_by_exactly_one_lane(service: RulesSer
         assert sorted(itertools.chain(*shares)) == sorted(every), lanes
         for lane, share in enumerate(shares):
             # by partition: a partition's streams (so each of its games) in one lane
-            assert all(int(s.split("{")[1][:3]) % lanes == lane for s in share), (lane, lanes)
+            assert all(stream_partition(s) % lanes == lane for s in share), (lane, lanes)
 
 
 async def test_a_slow_read_in_one_lane_holds_up_no_game_of_the_other(
@@ -55,7 +56,7 @@ async def test_a_slow_read_in_one_lane_holds_up_no_game_of_the_other(
 
     async def slow_for_odd(self: ReadJudge, reads: Sequence[tuple[str, Any]],
                            after: Any = None) -> Any:
-        if any(int(stream.split("{")[1][:3]) % 2 for stream, _ in reads):
+        if any(stream_partition(stream) % 2 for stream, _ in reads):
             await held.wait()
         return await handle(self, reads, after)
 
