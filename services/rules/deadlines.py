@@ -10,6 +10,7 @@ from typing import cast
 
 import structlog
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from events.envelope import CommandEnvelope
 from services import metrics
@@ -17,6 +18,7 @@ from services.protocol import deadlines_key
 from services.rules.engine import pending
 from services.rules.moves import MovePipeline, forfeited_move
 from services.rules.repository import GameRepository
+from services.rules.set_aside import SetAsideKeys
 from services.store.connect import is_cluster
 from services.store.keys import SERVICE
 from services.store.scripts import script
@@ -32,28 +34,46 @@ class DeadlineKeeper:
         self.redis = redis
         self.repo = repo
         self.pipeline = pipeline
-        self.partitions = partitions
         self.keys = [deadlines_key(p) for p in partitions]
+        # A deadline set the server refuses (a wrong type, an ACL) fails the one call for
+        # every partition: it is set aside, and `hexlog health rules` names it.
+        self.aside = SetAsideKeys("deadline set(s)")
 
     async def enforce(self) -> int:
         """Play the default move for every prompt past its deadline; returns how many."""
-        now = int(time.time() * 1000)
         played = 0
-        # Every partition's due deadlines in one call (ten ticks a second, most finding
-        # nothing); on a Cluster each partition's key is asked on its own.
-        keys = self.keys
-        if is_cluster(self.redis):
-            found = [await self.redis.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
-                     for key in keys]
-        else:
-            found = await script("due_deadlines").run(self.redis, keys, [now, DUE_PER_TICK])
-        for key, due in zip(keys, cast(list[list[bytes]], found), strict=True):
+        for key, due in await self.due(int(time.time() * 1000)):
             for member in due:
                 if not await self.redis.zrem(key, member):
                     continue  # another replica took it
                 game_id, version, seat = member.decode().rsplit("|", 2)
                 played += await self.play_default(game_id, int(version), int(seat))
         return played
+
+    async def due(self, now: int) -> list[tuple[str, list[bytes]]]:
+        """Each partition's deadlines due by `now` (ms): in one call (ten ticks a second, most
+        finding nothing); on a Cluster, or after that call failed, each key on its own."""
+        keys = self.aside.readable(self.keys)
+        if not is_cluster(self.redis):
+            try:
+                found = await script("due_deadlines").run(self.redis, keys, [now, DUE_PER_TICK])
+                self.aside.recovered(keys)
+                return list(zip(keys, cast(list[list[bytes]], found), strict=True))
+            except ResponseError:
+                pass
+        pipe = self.redis.pipeline(transaction=False)  # (on a Cluster: one call per key)
+        for key in keys:
+            pipe.zrangebyscore(key, 0, now, start=0, num=DUE_PER_TICK)
+        out: list[tuple[str, list[bytes]]] = []
+        for key, found in zip(keys, await pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(found, ResponseError):
+                self.aside.put_aside(key, found)
+            elif isinstance(found, Exception):
+                raise found  # (a lost connection: the next tick tries again)
+            else:
+                self.aside.recovered([key])
+                out.append((key, cast(list[bytes], found)))
+        return out
 
     async def play_default(self, game_id: str, version: int, seat: int) -> int:
         slot = await self.repo.slot(game_id)

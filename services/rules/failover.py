@@ -114,9 +114,10 @@ async def repair(service: RulesService) -> int:
 
 
 def status(service: RulesService) -> str:
-    """The heartbeat's status: the stream guard's, and writes waiting for a replica."""
-    guard = service.guard.status()
-    waiting = service.store.durability.status()
-    if not waiting:
-        return guard
-    return f"{guard}; {waiting}" if guard != "ok" else f"degraded: {waiting}"
+    """The heartbeat's status: `ok`, or `degraded: ` and why (keys set aside, writes waiting
+    for a replica)."""
+    found = [s.removeprefix("degraded: ")
+             for s in (service.guard.status(), service.deadlines.aside.status()) if s != "ok"]
+    if waiting := service.store.durability.status():
+        found.append(waiting)
+    return "degraded: " + "; ".join(found) if found else "ok"

@@ -21,58 +21,30 @@ service's heartbeat (`hexlog health rules` prints it) until the stream reads aga
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import structlog
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from services.rules.set_aside import SetAsideKeys
 from services.store.keys import RULES_GROUP, dlq_key, tag
 from services.store.streams import Entry
 
 log = structlog.get_logger("hexlog.rules")
 
-FIRST_PAUSE_S = 2.0
-LONGEST_PAUSE_S = 60.0
 QUARANTINE_TTL_S = 24 * 3600
 DLQ_MAXLEN = 10_000
 
 
-@dataclass
-class SetAside:
-    reason: str
-    pause_s: float
-    until: float  # time.monotonic() when it is tried again
+class StreamGuard(SetAsideKeys):
+    """The command streams set aside (`readable`, `status`, `recovered`), and how a stream a
+    read failed on is looked at."""
 
-
-class StreamGuard:
     def __init__(self, redis: Redis, group: str = RULES_GROUP) -> None:
+        super().__init__("command stream(s)")
         self.redis = redis
         self.group = group
-        self.set_aside: dict[str, SetAside] = {}
-
-    def readable(self, streams: Iterable[str]) -> list[str]:
-        """The streams to read now: all but those set aside whose pause has not run out."""
-        if not self.set_aside:  # (the usual case, asked before every read)
-            return list(streams)
-        now = time.monotonic()
-        return [s for s in streams if s not in self.set_aside or self.set_aside[s].until <= now]
-
-    def status(self) -> str:
-        """One line for the heartbeat: `ok`, or which streams are set aside and why."""
-        if not self.set_aside:
-            return "ok"
-        parts = [f"{stream} ({aside.reason})" for stream, aside in sorted(self.set_aside.items())]
-        return f"degraded: {len(parts)} command stream(s) set aside: " + "; ".join(parts)
-
-    def recovered(self, streams: Iterable[str]) -> None:
-        """Streams that were just read without an error are back."""
-        if not self.set_aside:
-            return
-        for stream in streams:
-            if self.set_aside.pop(stream, None) is not None:
-                log.info("command stream readable again", stream=stream)
 
     async def read_each(self, streams: Sequence[str], consumer: str,
                         count: int) -> list[tuple[str, list[Entry]]]:
@@ -122,11 +94,7 @@ class StreamGuard:
         await self._report(stream, reason)
 
     async def _set_aside(self, stream: str, reason: str) -> None:
-        previous = self.set_aside.get(stream)
-        pause = min(LONGEST_PAUSE_S, previous.pause_s * 2) if previous else FIRST_PAUSE_S
-        self.set_aside[stream] = SetAside(reason, pause, time.monotonic() + pause)
-        log.error("command stream set aside", stream=stream, reason=reason, retry_in_s=pause)
-        if previous is None:
+        if self.put_aside(stream, reason):
             await self._report(stream, f"service.stream.broken: {stream} set aside: {reason}")
 
     async def _report(self, stream: str, reason: str) -> None:

@@ -55,12 +55,14 @@ def test_health_says_when_the_rules_service_sets_a_stream_aside(hexlog: Hexlog) 
     admin.execute_command("ACL", "SETUSER", "rules", "resetkeys", "~hexlog:[^{]*",
                           "~hexlog:{00[^5]}:*", "~hexlog:{01*}:*", "~hexlog:{005}:cmds:*")
     deadline = time.monotonic() + 30
-    while "degraded" not in (said := hexlog.run("health", "rules")).out:
+    while "hexlog:{005}:cmds" not in (said := hexlog.run("health", "rules")).out:
         assert time.monotonic() < deadline, said.out
         time.sleep(0.5)
     assert said.code == 0
     assert said.out.startswith("alive: any rules instance (degraded: 1 command stream(s) set "
                                "aside: hexlog:{005}:cmds (NoPermissionError")
+    # The partition's deadline set is refused too: it is named, and its tick stops no other.
+    assert "1 deadline set(s) set aside: hexlog:{005}:deadlines (NoPermissionError" in said.out
     assert hexlog.run("health", "rules", "--name", "rules-pod-0").out.startswith(
         "alive: rules rules-pod-0 (degraded: ")
     rules.terminate()

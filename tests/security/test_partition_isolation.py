@@ -15,7 +15,7 @@ playing games in several partitions, and attack while the games run.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from redis.asyncio import Redis
@@ -25,6 +25,8 @@ from service_helpers import dead_letters, wait_for
 from bots.worker import BotWorker
 from events.requests import CreateGame
 from services.client import Client
+from services.protocol import deadlines_key
+from services.rules.deadlines import DeadlineKeeper
 from services.rules.stream_guard import StreamGuard
 from services.store import EventStore
 from services.store.keys import GATEWAY, PARTITIONS, RULES_GROUP, commands_key, partition
@@ -136,21 +138,47 @@ async def test_a_stream_that_cannot_be_read_is_set_aside_and_reported(
     guard = StreamGuard(limited)
     read = await guard.read_each(streams, "rules-guard", count=10)
     assert sorted(s for s, _ in read) == sorted(s for s in streams if s != blocked)
-    assert list(guard.set_aside) == [blocked]
+    assert list(guard.keys) == [blocked]
     assert guard.status().startswith("degraded: 1 command stream(s) set aside: " + blocked)
     assert blocked not in guard.readable(streams)
     letters = [f[b"reason"].decode() for f in await dead_letters(redis_client, 5)]
     assert any(r.startswith(f"service.stream.broken: {blocked} set aside") for r in letters)
-    guard.set_aside[blocked].until = 0  # its pause is over, and the key reads again
+    guard.keys[blocked].until = 0  # its pause is over, and the key reads again
     assert blocked in guard.readable(streams)
     guard.recovered([blocked])
     assert guard.status() == "ok"
     await limited.aclose()
 
 
+async def test_a_deadline_set_that_cannot_be_read_stops_no_other_partition(
+    redis_client: Redis, valkey_server: Any,
+) -> None:
+    """Every partition's due deadlines are asked in one call; a deadline set the server refuses
+    fails that call, so each set is then asked on its own: the refused one is set aside and
+    named in the heartbeat's status, and the others' deadlines still come due."""
+    limited = await _user_without(redis_client, valkey_server, commands_key(5))
+    keeper = DeadlineKeeper(limited, cast(Any, None), cast(Any, None), range(PARTITIONS))
+    for p in (3, 5, 12):
+        await redis_client.zadd(deadlines_key(p), {f"g-{p}|7|1": 1000})
+    due = dict(await keeper.due(now=2000))
+    assert due.pop(deadlines_key(5), None) is None
+    assert due == {deadlines_key(p): [f"g-{p}|7|1".encode()] if p in (3, 12) else []
+                   for p in range(PARTITIONS) if p != 5}
+    assert keeper.aside.status().startswith(
+        f"degraded: 1 deadline set(s) set aside: {deadlines_key(5)} (NoPermissionError")
+    assert len(await keeper.due(now=2000)) == PARTITIONS - 1  # paused: not asked again
+    await limited.aclose()
+    healed = DeadlineKeeper(redis_client, cast(Any, None), cast(Any, None), range(PARTITIONS))
+    healed.aside.keys = keeper.aside.keys
+    next(iter(healed.aside.keys.values())).until = 0  # its pause is over, and it reads
+    assert dict(await healed.due(now=2000))[deadlines_key(5)] == [b"g-5|7|1"]
+    assert healed.aside.status() == "ok"
+
+
 async def _user_without(admin: Redis, valkey_server: Any, key: str) -> Redis:
     """A client of a user that may do everything under hexlog: but touch `key` (which must
-    be `hexlog:{005}:cmds`: ACL patterns cannot except one key)."""
+    be `hexlog:{005}:cmds`: ACL patterns cannot except one key, so partition 5's other keys
+    but its bot pools' command streams are refused too)."""
     assert key == "hexlog:{005}:cmds"
     from services.runtime.acl import acl_words
     from services.store.connect import connect, on_every_node, user_url
