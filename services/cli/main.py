@@ -197,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="e2e: on an embedded N-master Valkey Cluster of its own (TCP ports "
                         "of 127.0.0.1) instead of one server; failover: N masters with a "
                         "replica each, instead of a primary and a replica under Sentinels")
+    p.add_argument("--ceiling-s", type=at_least(1, 600), default=5, metavar="S",
+                   help="e2e: how long the ceiling (the bare append script's rate, no rules, "
+                        "no bots) is measured, before the games and again after them "
+                        "(default 5 s each)")
     p.add_argument("--data-dir", default=None,
                    help="e2e: where the benchmark's own Valkey keeps its data while it runs "
                         "(default: a temporary folder, removed after; ignored with REDIS_URL)")

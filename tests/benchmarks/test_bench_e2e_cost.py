@@ -16,11 +16,17 @@ KINDS = ("rules", "bots", "projections", "valkey")
 
 
 def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
-    result = hexlog.run("bench", "e2e", "--games", "2", "--concurrency", "2", "--idle", "6",
+    result = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                        "--games", "2", "--concurrency", "2", "--idle", "6",
                         "--json", timeout=300)
     assert result.code == 0, result.err[-3000:]
     r = json.loads(result.out)
     assert r["commands"] > 0
+    # the ceiling, measured before the games and after them; the rate as a share of it
+    before, after = r["lua_append_before_per_s"], r["lua_append_after_per_s"]
+    assert min(before, after) > 0
+    assert r["lua_append_per_s"] == pytest.approx((before + after) / 2)
+    assert r["of_ceiling"] == pytest.approx(r["commands_per_s"] / r["lua_append_per_s"])
     cpu, rss = r["cpu_s_per_1000_commands"], r["rss_mb"]
     for kind in KINDS:
         assert cpu[kind] > 0, (kind, cpu)
@@ -46,7 +52,8 @@ def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
 
 
 def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
-    result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1,2", "--json",
+    result = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                        "--games", "1", "--concurrency", "1,2", "--json",
                         timeout=400)
     assert result.code == 0, result.err[-3000:]
     points = json.loads(result.out)["curve"]
@@ -58,12 +65,14 @@ def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
 def test_plot_draws_or_says_what_it_needs(hexlog: Hexlog, tmp_path: Path) -> None:
     picture = tmp_path / "curve.png"
     if importlib.util.find_spec("matplotlib") is None:
-        result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+        result = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                            "--games", "1", "--concurrency", "1",
                             "--plot", str(picture))
         one_line_error(result, 2, "--plot: needs matplotlib")
         assert not list(hexlog.data.glob("bench-*"))
     else:
-        result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+        result = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                            "--games", "1", "--concurrency", "1",
                             "--plot", str(picture), timeout=300)
         assert result.code == 0, result.err[-3000:]
         assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -81,7 +90,7 @@ def test_a_bad_level_is_refused_in_one_line(hexlog: Hexlog, value: str, text: st
 
 
 def test_metrics_cost_compares_rates_and_cpu_with_and_without(hexlog: Hexlog) -> None:
-    result = hexlog.run("bench", "e2e", "--games", "1", "--concurrency", "1",
+    result = hexlog.run("bench", "e2e", "--ceiling-s", "1", "--games", "1", "--concurrency", "1",
                         "--metrics-cost", "1", "--json", timeout=400)
     assert result.code == 0, result.err[-3000:]
     r = json.loads(result.out)

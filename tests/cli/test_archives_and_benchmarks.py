@@ -78,7 +78,8 @@ def test_replay_into_a_pipe_that_closes_ends_quietly(hexlog: Hexlog) -> None:
 
 
 def test_bench_e2e_keeps_its_games_apart_from_the_users(hexlog: Hexlog) -> None:
-    result = hexlog.run("bench", "e2e", "--games", "2", "--concurrency", "2", "--json", timeout=180)
+    result = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                        "--games", "2", "--concurrency", "2", "--json", timeout=180)
     assert result.code == 0, result.err
     bench = json.loads(result.out)
     assert bench["games"] == 2

@@ -67,7 +67,8 @@ def test_the_readme_path_up_play_watch_and_ctrl_c(hexlog: Hexlog, up: subprocess
                         "--turn-limit", "40", "--json")
     assert toured.code == 0, toured.err
     assert "attached to the running server" in toured.err
-    bench = hexlog.run("bench", "e2e", "--games", "2", "--concurrency", "2", "--json", timeout=180)
+    bench = hexlog.run("bench", "e2e", "--ceiling-s", "1",
+                       "--games", "2", "--concurrency", "2", "--json", timeout=180)
     assert bench.code == 0, bench.err
     assert json.loads(bench.out)["games"] == 2
     code, err = ctrl_c(up)
