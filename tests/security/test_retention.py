@@ -21,6 +21,7 @@ from bots.worker import BotWorker
 from services.client import Client
 from services.protocol import DATA, KIND, MAC, prompts_key
 from services.rules.config import ServiceConfig
+from services.rules.retention import trim
 from services.store import EventStore
 from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys, partition
 
@@ -86,3 +87,36 @@ async def test_a_dead_letter_keeps_a_few_kilobytes_of_a_megabyte_entry(
         assert sum(len(k) + len(v) for k, v in letter.items()) < 10_000
     assert b"limit" in letters[1][b"reason"]
     assert await store.meta(game) is None
+
+
+async def test_trimming_keeps_what_any_group_has_not_read_or_acknowledged(
+    redis_client: Redis,
+) -> None:
+    """Past its retention an entry goes only once every group has read and acknowledged it: a
+    consumer that is away loses nothing. Here entries 151-250 of two streams: never read by
+    one group of the first, read and not acknowledged in the second. A missing stream or a
+    key of another type among the streams stops no other stream's trim."""
+    unread, unacked, lone, missing, wrong = (f"hexlog:{{003}}:trim-test:{n}" for n in "abcde")
+    for stream in (unread, unacked, lone):
+        pipe = redis_client.pipeline(transaction=False)
+        for i in range(1, 251):
+            pipe.xadd(stream, {"n": i}, id=f"1-{i}")
+        await pipe.execute()
+    await redis_client.set(wrong, "not a stream")
+    for stream, group, reads, acks in ((unread, "slow", 150, 150), (unread, "fast", 250, 250),
+                                       (unacked, "only", 250, 150)):
+        await redis_client.xgroup_create(stream, group, id="0")
+        read = await redis_client.xreadgroup(group, "c", {stream: ">"}, count=reads)
+        await redis_client.xack(stream, group, *[e[0] for e in read[0][1][:acks]])
+
+    removed = await trim(redis_client, [wrong, unread, missing, unacked, lone], retention_ms=0)
+    left = {}
+    for stream in (unread, unacked):
+        left[stream] = [int(e[0].split(b"-")[1]) for e in await redis_client.xrange(stream)]
+        # (XTRIM ~ removes whole nodes of a stream: some handled entries may stay a while)
+        assert left[stream][-100:] == list(range(151, 251)), f"{stream}: unhandled entries lost"
+        assert left[stream] == list(range(left[stream][0], 251)), stream
+        assert left[stream][0] > 1, f"{stream}: nothing trimmed"
+    assert await redis_client.xlen(lone) == 0  # no group: every entry is handled
+    assert removed == 250 + sum(250 - len(entries) for entries in left.values())
+    assert await redis_client.get(wrong) == b"not a stream"
