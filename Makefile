@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: tournament test test-cluster lint bench clean engine interpreted test-compiled \
-	test-compiled-rest test-compiled-slow newest constraints
+	test-compiled-rest test-compiled-slow test-compiled-failover newest constraints
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -64,13 +64,18 @@ test-compiled-slow: $(STAMP)
 # The rest of the suite on the compiled engine (CI runs it after test-compiled, beside the
 # cluster pass, which runs the folders on the session's server compiled): the folders that use
 # no server or start their own, then the tests about the single embedded server itself that
-# the cluster pass deselects.
-COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/benchmarks \
-	tests/failover tests/ladder
+# the cluster pass deselects. The failover and benchmark folders (replicated sets, Sentinel,
+# the benchmark's own server: about 5 min) are `test-compiled-failover`, which CI runs after
+# the slow sweeps in the cluster pass's lane, so that the two lanes end at about the same time.
+COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/ladder
 test-compiled-rest: $(STAMP)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_REST)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest -m single_server tests/store tests/service \
 		tests/security tests/tournament tests/gateway tests/chat tests/protocol
+
+COMPILED_FAILOVER := tests/failover tests/benchmarks
+test-compiled-failover: $(STAMP)
+	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_FAILOVER)
 
 # Every test folder that uses the session's server, again on an embedded 3-master Valkey
 # Cluster (every multi-key call in one slot; consumers read per partition). The other folders

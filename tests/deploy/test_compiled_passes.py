@@ -1,9 +1,9 @@
 """CI runs the whole suite on the compiled engine too (issue 19): `make test-compiled` (the
 engine's folders but their slow sweeps), `make test-compiled-slow` (those sweeps), `make
-test-compiled-rest` (the folders without the session's server, and the single-server tests) and
-the cluster pass (the folders on the session's server). A test folder that none of them names,
-or a part of one that none runs, would run on the Python source only: these tests fail
-instead."""
+test-compiled-rest` (the folders without the session's server, and the single-server tests),
+`make test-compiled-failover` (the failover and benchmark folders) and the cluster pass (the
+folders on the session's server). A test folder that none of them names, or a part of one
+that none runs, would run on the Python source only: these tests fail instead."""
 
 from __future__ import annotations
 
@@ -35,13 +35,17 @@ def _recipe(target: str) -> list[str]:
 
 def test_every_test_folder_runs_on_the_compiled_engine() -> None:
     engine, rest = _variable("ENGINE_TESTS"), _variable("COMPILED_REST")
+    failover = _variable("COMPILED_FAILOVER")
     cluster = _folders(" ".join(_recipe("test-cluster")))
     assert engine
     assert rest
+    assert failover
     assert cluster
+    assert all(line.startswith("HEXLOG_REQUIRE_COMPILED=1 ")
+               for line in _recipe("test-compiled-failover"))
     folders = {f"tests/{d.name}" for d in (ROOT / "tests").iterdir()
                if d.is_dir() and any(d.rglob("test_*.py"))}
-    left_out = sorted(folders - engine - rest - cluster)
+    left_out = sorted(folders - engine - rest - failover - cluster)
     assert not left_out, f"test folders no compiled pass runs: {left_out}"
 
 
@@ -69,4 +73,4 @@ def test_the_engine_folders_run_whole_across_the_fast_and_slow_compiled_passes()
     assert '-m "not slow"' in fast
     assert slow.endswith("-m slow")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(r"lane \"pass 3\" test-cluster test-compiled-slow", ci)
+    assert re.search(r"lane \"pass 3\" test-cluster test-compiled-slow test-compiled-failover", ci)
