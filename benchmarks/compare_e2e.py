@@ -15,6 +15,10 @@ the rounds of the rate, p99, and the CPU seconds per 1,000 commands of each kind
 each round's own ratio against the first (paired: a round's revisions run under much the same
 load, while the load may differ several-fold between rounds).
 
+The table also gives each revision's median share of the Lua-append ceiling (`of_ceiling`,
+measured in each run before and after its games; "-" for a revision whose bench e2e does not
+report it). `--json FILE` writes every run's figures there.
+
 With --compiled, each tree's engine is built with mypyc first (its own scripts/build_engine.py
 --require, a few minutes each), as `make` installs it: the figures a default install gives.
 Without it the engines run interpreted.
@@ -89,7 +93,16 @@ def row(results: list[dict[str, Any]]) -> dict[str, float]:
            "rules_and_bots": median(lambda r: r["cpu_s_per_1000_commands_rules_and_bots"])}
     for kind in KINDS:
         out[kind] = median(lambda r, k=kind: r["cpu_s_per_1000_commands"].get(k, 0.0))
+    shares = [float(r["of_ceiling"]) for r in results if "of_ceiling" in r]
+    out["of_ceiling"] = statistics.median(shares) if shares else 0.0
     return out
+
+
+def cell(value: float, base: float) -> str:
+    """A column of the table: the value against the first revision's ("-": not reported)."""
+    if not value:
+        return f"{'-':>16}"
+    return f"{value:9.3f} ({value / base:4.2f}x)" if base else f"{value:16.3f}"
 
 
 PAIRED = ("rules", "bots", "rules_and_bots")
@@ -112,6 +125,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--compiled", action="store_true",
                         help="build each revision's engine with mypyc and measure that")
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="write every run's figures there: a list, a revision's runs "
+                        "in each item, in the order given")
     args, options = parser.parse_known_args()
     options = [o for o in options if o != "--"]
     if len(args.revisions) < 2:
@@ -139,7 +155,7 @@ def main() -> int:
         load.append(os.getloadavg()[0])
         rows = {side: row(rs) for side, rs in results.items()}
         columns = ["commands_per_s", "latency_p99_ms", "rules", "bots", "rules_and_bots",
-                   "valkey", "projections"]
+                   "valkey", "projections", "of_ceiling"]
         base = rows[sides[0]]
         print(f"bench e2e {' '.join(options)}, engines "
               f"{'compiled' if args.compiled else 'interpreted'}: medians of {args.rounds} rounds, alternated "
@@ -147,9 +163,7 @@ def main() -> int:
               f"per 1,000 commands; x: against {names[sides[0]]}")
         print(f"{'':>10}" + "".join(f"{c:>16}" for c in columns))
         for side in sides:
-            print(f"{names[side]:>10}" + "".join(
-                f"{rows[side][c]:9.3f} ({rows[side][c] / base[c]:4.2f}x)" if base[c]
-                else f"{rows[side][c]:16.3f}" for c in columns))
+            print(f"{names[side]:>10}" + "".join(cell(rows[side][c], base[c]) for c in columns))
         # The same revisions within one round ran minutes apart, under much the same load; the
         # rounds' loads may differ several-fold (the rate with them). So also each round's own
         # ratio against the first revision, and their median: steadier than a ratio of medians.
@@ -159,7 +173,10 @@ def main() -> int:
             print(f"{names[side]:>10}" + "".join(
                 f"  {c} {statistics.median(r):.2f}x [{' '.join(f'{x:.2f}' for x in r)}]"
                 for c in PAIRED if (r := paired(results[sides[0]], results[side], c))))
-        print(json.dumps({names[side]: results[side] for side in sides}), file=sys.stderr)
+        if args.json:
+            args.json.write_text(json.dumps([{"revision": names[side], "runs": results[side]}
+                                              for side in sides]))
+            print(f"every run's figures: {args.json}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
