@@ -60,7 +60,7 @@ class StreamGuard(SetAsideKeys):
                 try:
                     await self._diagnose(stream, reply)
                 except Exception as exc:  # noqa: BLE001 - whatever it is, the others go on
-                    await self._set_aside(stream, f"{type(exc).__name__}: {exc}"[:200])
+                    await self._set_aside(stream, exc)
                 continue
             self.recovered([stream])
             out.extend((_text(name), entries) for name, entries in reply or [])
@@ -74,7 +74,7 @@ class StreamGuard(SetAsideKeys):
             await self._make(stream)
             log.warning("command stream's group made again", stream=stream)
         else:
-            await self._set_aside(stream, f"{type(error).__name__}: {error}"[:200])
+            await self._set_aside(stream, error)
 
     async def _make(self, stream: str) -> None:
         try:
@@ -93,8 +93,9 @@ class StreamGuard(SetAsideKeys):
         log.error("command stream was not a stream", stream=stream, kind=kind, moved_to=aside)
         await self._report(stream, reason)
 
-    async def _set_aside(self, stream: str, reason: str) -> None:
-        if self.put_aside(stream, reason):
+    async def _set_aside(self, stream: str, error: Exception) -> None:
+        if self.put_aside(stream, error):
+            reason = self.keys[stream].reason
             await self._report(stream, f"service.stream.broken: {stream} set aside: {reason}")
 
     async def _report(self, stream: str, reason: str) -> None:
