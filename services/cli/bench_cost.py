@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -71,6 +72,41 @@ async def valkey_usage(redis: Redis) -> tuple[Usage, int]:
     return Usage(seconds, int(mem.get("used_memory_rss", 0))), int(mem.get("used_memory", 0))
 
 
+@dataclass(frozen=True)
+class LoopReading:
+    """Valkey's event loop so far (`INFO stats`): its cycles, the µs it was busy (a cycle's
+    commands, its socket calls, its AOF write and, under `appendfsync always`, the fsync every
+    cycle that wrote anything waits for) and the µs in commands; and when it was read."""
+
+    cycles: int
+    busy_us: int
+    commands_us: int
+    at: float
+
+
+async def loop_reading(redis: Redis) -> LoopReading | None:
+    """None where the reply is not one server's (a Cluster client answers for every node)."""
+    stats = await redis.info("stats")
+    try:
+        return LoopReading(int(stats["eventloop_cycles"]), int(stats["eventloop_duration_sum"]),
+                           int(stats["eventloop_duration_cmd_sum"]), time.monotonic())
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def loop_between(a: LoopReading | None, b: LoopReading | None,
+                 done: float) -> dict[str, float] | None:
+    """Valkey's loop between two readings, for `done` commands (or appends) in between: its
+    cycles a second, what each carried, and the share of the time it was busy. One fsync per
+    cycle that wrote: the more a cycle carries, the fewer fsyncs per command."""
+    if a is None or b is None or b.cycles <= a.cycles or b.at <= a.at:
+        return None
+    cycles, busy = b.cycles - a.cycles, b.busy_us - a.busy_us
+    return {"cycles_per_s": cycles / (b.at - a.at), "per_cycle": done / cycles,
+            "busy": busy / 1e6 / (b.at - a.at),
+            "in_commands": (b.commands_us - a.commands_us) / busy if busy else 0.0}
+
+
 class Meter:
     """Readings at the start and the end of the games: CPU spent in between per kind, and
     each kind's RSS at the end."""
@@ -82,6 +118,8 @@ class Meter:
         self.end: dict[str, Usage] = {}
         self.calls_start: dict[str, tuple[int, int]] = {}
         self.calls_end: dict[str, tuple[int, int]] = {}
+        self.loop_start: LoopReading | None = None
+        self.loop_end: LoopReading | None = None
 
     async def calls(self) -> dict[str, tuple[int, int]]:
         """Valkey's calls so far and the µs spent in them, per command (`INFO commandstats`)."""
@@ -100,8 +138,10 @@ class Meter:
     async def begin(self) -> None:
         self.calls_start = await self.calls()
         self.start = await self.read()
+        self.loop_start = await loop_reading(self.redis)
 
     async def finish(self) -> None:
+        self.loop_end = await loop_reading(self.redis)
         self.end = await self.read()
         self.calls_end = await self.calls()
 
@@ -119,6 +159,10 @@ class Meter:
             # µs Valkey spent inside each kind of call, per command, the costliest first (a
             # script's time includes the commands it runs, which count again on their own)
             "valkey_us_per_command": self._spent(1, per / 1000),
+            # Valkey's event loop over the games (absent on a Cluster): its cycles a second,
+            # the commands each carried, its busy share and the commands' share of that
+            **({"valkey_loop": loop} if (loop := loop_between(
+                self.loop_start, self.loop_end, commands)) else {}),
         }
 
     def _spent(self, field: int, scale: float) -> dict[str, float]:
@@ -175,6 +219,14 @@ def format_cost(r: Mapping[str, Any]) -> list[str]:
             lines.append(f"    {kind:<12} {cpu[kind]:8.3f} s  {rss[kind]:8.1f} MB"
                          + (f"  ({n} processes)" if n > 1 else ""))
     lines.append(f"    rules + bots {r['cpu_s_per_1000_commands_rules_and_bots']:8.3f} s")
+    if loop := r.get("valkey_loop"):
+        ceiling = r.get("ceiling_loop")
+        lines.append(f"  Valkey's loop: {loop['cycles_per_s']:,.0f} cycles/s, "
+                     f"{loop['per_cycle']:.1f} commands a cycle"
+                     + (f" (the ceiling: {ceiling['per_cycle']:.1f} appends a cycle)"
+                        if ceiling else "")
+                     + f", busy {loop['busy']:.0%} of the time, {loop['in_commands']:.0%} of "
+                     "that in commands (an fsync per cycle that wrote)")
     lines.append(f"  Valkey per live game      {r['valkey_kb_per_live_game']:8.1f} KB "
                  "(its keys, mid-game)")
     lines.append(f"  Valkey per finished game  {r['valkey_kb_per_finished_game']:8.1f} KB "

@@ -291,7 +291,10 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     # The ceiling is measured before the games and again after them: one short measurement
     # moved by a fifth from one to the next on a 2-core machine; the two together, by less.
     ceiling_s = getattr(args, "ceiling_s", CEILING_S)
+    loop_before, began = await bench_cost.loop_reading(redis), time.perf_counter()
     before = await lua_append_rate(redis, clients=args.concurrency, made=made, seconds=ceiling_s)
+    ceiling_loop = bench_cost.loop_between(  # (the rate is over the same span: its count)
+        loop_before, await bench_cost.loop_reading(redis), before * (time.perf_counter() - began))
     feed_before = await feed_total(redis)
     sem = asyncio.Semaphore(args.concurrency)
     done = 0
@@ -389,6 +392,8 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
         "lua_append_after_per_s": after,
         "of_ceiling": commands / elapsed / ceiling if ceiling else 0.0,
         **meter.report(commands),
+        # the same for the ceiling measured before the games (its appends a cycle)
+        **({"ceiling_loop": ceiling_loop} if ceiling_loop else {}),
         "valkey_kb_per_live_game": statistics.mean(live_bytes) / 1024,
         "valkey_kb_per_finished_game": kept / 1024,
         "valkey_kb_per_finished_game_until_expiry": until_expiry / 1024,

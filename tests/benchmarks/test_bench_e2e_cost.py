@@ -49,6 +49,16 @@ def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
     assert spent["evalsha"] > 0, spent
     assert spent["evalsha"] >= spent.get("zrem", 0.0), spent  # most ZREMs run in the script
     assert list(spent.values()) == sorted(spent.values(), reverse=True)
+    # Valkey's loop over the games and over the ceiling: cycles a second and what each carried
+    # (the commands a second, again), its busy share, and the commands' share of that
+    loop, ceiling = r["valkey_loop"], r["ceiling_loop"]
+    assert loop["per_cycle"] * loop["cycles_per_s"] == pytest.approx(r["commands_per_s"], rel=0.25)
+    assert ceiling["per_cycle"] * ceiling["cycles_per_s"] == pytest.approx(before, rel=0.25)
+    for reading in (loop, ceiling):
+        assert 0 < reading["busy"] < 1.5, reading  # (a share of the wall time, give or take)
+        assert 0 < reading["in_commands"] <= 1, reading
+    assert "Valkey's loop:" in hexlog.run("bench", "e2e", "--ceiling-s", "1", "--games", "1",
+                                          "--concurrency", "1", timeout=300).out
 
 
 def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
