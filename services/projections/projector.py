@@ -74,8 +74,9 @@ CLAIM_EVERY_S = 10.0
 # A busy feed is read at most every FOLD_EVERY_S (unless a read comes back full, READ_COUNT
 # entries of a feed): a game that moved several times meanwhile is summarized once, and the
 # batch's summaries and ack are one write where each move had been one. Under appendfsync always
-# each write costs the server an fsync; 50 ms behind is nothing a standings page shows.
-FOLD_EVERY_S = 0.05
+# each write costs the server an fsync. 200 ms behind is nothing a standings page shows, and at
+# full speed it costs 0.6x the projector's CPU per command of 50 ms (benchmarks/cost.md).
+FOLD_EVERY_S = 0.2
 READ_COUNT = 200
 CLAIM_IDLE_MS = 30_000
 BENCH_STATUS = "bench"  # meta status of `hexlog bench e2e`'s raw append games
