@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from services.projections.projector import game_key
 from services.protocol import prompts_key
+from services.runtime import allocator
 from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys
 
 KINDS = ("rules", "bots", "projections", "valkey", "driver")
@@ -70,6 +71,14 @@ async def valkey_usage(redis: Redis) -> tuple[Usage, int]:
     seconds = sum(float(cpu.get(k, 0.0)) for k in (
         "used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children"))
     return Usage(seconds, int(mem.get("used_memory_rss", 0))), int(mem.get("used_memory", 0))
+
+
+async def valkey_allocator(redis: Redis) -> str:
+    """The allocator the server uses (services/runtime/allocator.py): 'jemalloc' or 'libc' for
+    one on this machine, 'unknown' for another's or a Cluster (whose INFO answers per node)."""
+    server = await redis.info("server")
+    pid = server.get("process_id") if isinstance(server, dict) else None
+    return allocator.in_use(int(pid)) if isinstance(pid, int) else "unknown"
 
 
 @dataclass(frozen=True)
@@ -217,7 +226,9 @@ def format_cost(r: Mapping[str, Any]) -> list[str]:
         if kind in cpu:
             n = r["processes"].get(kind, 1)
             lines.append(f"    {kind:<12} {cpu[kind]:8.3f} s  {rss[kind]:8.1f} MB"
-                         + (f"  ({n} processes)" if n > 1 else ""))
+                         + (f"  ({n} processes)" if n > 1 else "")
+                         + (f"  (malloc: {r['valkey_allocator']})"
+                            if kind == "valkey" and "valkey_allocator" in r else ""))
     lines.append(f"    rules + bots {r['cpu_s_per_1000_commands_rules_and_bots']:8.3f} s")
     if loop := r.get("valkey_loop"):
         ceiling = r.get("ceiling_loop")

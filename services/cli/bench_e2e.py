@@ -288,6 +288,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
     await client.wait_for_rules()
     await redis.delete(latency_key())
     idle = await idle_games(redis, client, args, made, pids or {})
+    allocator_name = await bench_cost.valkey_allocator(redis)
     # The ceiling is measured before the games and again after them: one short measurement
     # moved by a fifth from one to the next on a 2-core machine; the two together, by less.
     ceiling_s = getattr(args, "ceiling_s", CEILING_S)
@@ -392,6 +393,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
         "lua_append_after_per_s": after,
         "of_ceiling": commands / elapsed / ceiling if ceiling else 0.0,
         **meter.report(commands),
+        "valkey_allocator": allocator_name,
         # the same for the ceiling measured before the games (its appends a cycle)
         **({"ceiling_loop": ceiling_loop} if ceiling_loop else {}),
         "valkey_kb_per_live_game": statistics.mean(live_bytes) / 1024,

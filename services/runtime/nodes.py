@@ -26,6 +26,7 @@ from typing import Any
 
 import redis
 
+from services.runtime import allocator
 from services.runtime.valkey import OrphanedServerError, refuse_live_pidfile, stop_orphan
 
 CONFIG = "valkey.conf"
@@ -84,7 +85,8 @@ class ValkeyProcess:
         try:
             with (self.folder / LOGFILE).open("ab") as log:
                 self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
-                                             stdin=subprocess.DEVNULL, cwd=self.folder)
+                                             stdin=subprocess.DEVNULL, cwd=self.folder,
+                                             env=allocator.server_env())
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self.died_at = 0.0

