@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from cli_helpers import Hexlog, one_line_error
 
+from services.cli import bench_cost
+
 KINDS = ("rules", "bots", "projections", "valkey")
 
 
@@ -57,8 +59,11 @@ def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
     for reading in (loop, ceiling):
         assert 0 < reading["busy"] < 1.5, reading  # (a share of the wall time, give or take)
         assert 0 < reading["in_commands"] <= 1, reading
-    assert "Valkey's loop:" in hexlog.run("bench", "e2e", "--ceiling-s", "1", "--games", "1",
-                                          "--concurrency", "1", timeout=300).out
+    # the embedded server runs with jemalloc (services/runtime/allocator.py), and says so
+    assert r["valkey_allocator"] == "jemalloc"
+    text = "\n".join(bench_cost.format_cost(r))
+    assert "Valkey's loop:" in text
+    assert "(malloc: jemalloc)" in text
 
 
 def test_a_curve_has_a_point_per_level(hexlog: Hexlog, tmp_path: Path) -> None:
