@@ -66,6 +66,7 @@ class Server:
     wait_for_others: bool = True  # started: wait for attached commands before stopping
     cluster: str = ""  # started as an embedded cluster: "3 masters on 127.0.0.1 ports …"
     ha: str = ""  # started as an embedded set under Sentinels: "a primary and 1 replica …"
+    malloc: str = ""  # started: the allocator the server runs with (runtime/allocator.py)
     # started with replicas: starts again the nodes that died (`hexlog up` runs it often)
     revive: Callable[[], list[str]] | None = None
 
@@ -96,7 +97,8 @@ class Server:
         if self.ha:
             return (f"started an embedded Valkey set of {self.ha}, with its data in "
                     f"{self.data_dir / HA_DIR} (--data-dir or $HEXLOG_DATA_DIR to use another)")
-        return (f"started the embedded Valkey with its data in {self.data_dir} "
+        malloc = f" (malloc: {self.malloc})" if self.malloc else ""
+        return (f"started the embedded Valkey{malloc} with its data in {self.data_dir} "
                 "(--data-dir or $HEXLOG_DATA_DIR to use another)")
 
 
@@ -321,6 +323,7 @@ def _owning(server: EmbeddedValkey, command: str, say: Say) -> Iterator[Server]:
     try:
         password = server.secure()
         admin = handle.url = server.url
+        handle.malloc = server.allocator()
         users.register(admin, users.EmbeddedUsers(str(server.socket_path), password))
         write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
         yield handle

@@ -125,6 +125,15 @@ class EmbeddedValkey:
         finally:
             self._release()
 
+    def allocator(self) -> str:
+        """The allocator the running server uses: 'jemalloc', 'libc' or 'unknown'
+        (allocator.py)."""
+        try:
+            pid = int((self.data_dir / PIDFILE_NAME).read_text().strip())
+        except (OSError, ValueError):
+            return "unknown"
+        return allocator.in_use(pid)
+
     def kill(self) -> None:
         """SIGKILL the server (crash tests). The stale pidfile stays, as after a real crash."""
         try:

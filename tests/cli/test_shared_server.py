@@ -143,7 +143,8 @@ def test_two_plays_at_once_share_one_server(hexlog: Hexlog) -> None:
     assert "attached to the running server" in second.err
     out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert "started the embedded Valkey" in "".join(said)  # the first owns the server
+    # the first owns the server, and says it runs with jemalloc (runtime/allocator.py)
+    assert "started the embedded Valkey (malloc: jemalloc)" in "".join(said)
     assert json.loads(out)["game_id"] != json.loads(second.out)["game_id"]
     assert "Traceback" not in err + second.err
 
