@@ -115,10 +115,10 @@ def describe(exc: BaseException) -> tuple[str, int]:
     from services.client import ServiceError
     from services.runtime.valkey import DataDirInUseError
     from services.store import StoreError
-    from services.store.connect import BadUrlError
+    from services.store.connect import BadSettingError, BadUrlError
     from services.tournament.runner import TournamentError
 
-    if isinstance(exc, BadUrlError):
+    if isinstance(exc, BadUrlError | BadSettingError):
         return str(exc), UsageError.code
     if isinstance(exc, ServiceError | TournamentError | DataDirInUseError | StoreError):
         return str(exc), FAILURE

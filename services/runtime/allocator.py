@@ -23,6 +23,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Literal
 
+from services.store.connect import BadSettingError
+
 ENV = "HEXLOG_VALKEY_MALLOC"
 Choice = Literal["auto", "jemalloc", "libc"]
 CHOICES: tuple[Choice, ...] = ("auto", "jemalloc", "libc")
@@ -37,7 +39,7 @@ def choice_from_env(env: Mapping[str, str] | None = None) -> Choice:
     for choice in CHOICES:
         if value == choice:
             return choice
-    raise ValueError(f"{ENV} must be auto, jemalloc or libc, not {value!r}")
+    raise BadSettingError(f"{ENV} must be auto, jemalloc or libc, not {value!r}")
 
 
 def find_jemalloc() -> str | None:
@@ -51,13 +53,13 @@ def find_jemalloc() -> str | None:
 
 def preload(env: Mapping[str, str] | None = None) -> str | None:
     """What a new server's LD_PRELOAD should hold (None: leave it alone). Raises
-    RuntimeError, naming the variable, when jemalloc is asked for and missing."""
+    BadSettingError, naming the variable, when jemalloc is asked for and missing."""
     choice = choice_from_env(env)
     if choice == "libc":
         return None
     found = find_jemalloc()
     if found is None and choice == "jemalloc":
-        raise RuntimeError(f"{ENV}=jemalloc but no {_NAME} is installed (Debian: apt-get "
+        raise BadSettingError(f"{ENV}=jemalloc but no {_NAME} is installed (Debian: apt-get "
                            f"install libjemalloc2); set {ENV}=libc or auto to run without it")
     return found
 

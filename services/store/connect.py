@@ -63,6 +63,11 @@ class BadUrlError(ValueError):
     """A Redis URL hexlog cannot use; the message names the accepted forms."""
 
 
+class BadSettingError(ValueError):
+    """An environment setting hexlog cannot use (HEXLOG_DURABILITY, HEXLOG_VALKEY_MALLOC); the
+    message names the variable and what it may be."""
+
+
 @dataclass(frozen=True)
 class SentinelUrl:
     """What a `redis+sentinel://` URL says: where the sentinels are, the name of the primary

@@ -36,7 +36,7 @@ from redis.exceptions import (
 )
 from redis.typing import EncodableT
 
-from services.store.connect import FAILOVER_PATIENCE_S, is_cluster, is_sentinel
+from services.store.connect import FAILOVER_PATIENCE_S, BadSettingError, is_cluster, is_sentinel
 from services.store.keys import tag
 
 log = structlog.get_logger("hexlog.store")
@@ -56,7 +56,7 @@ def mode_from_env() -> Mode:
     for mode in MODES:
         if value == mode:
             return mode
-    raise ValueError(f"{ENV} must be local, replica or auto, not {value!r}")
+    raise BadSettingError(f"{ENV} must be local, replica or auto, not {value!r}")
 
 
 def barrier_key(partition: int) -> str:

@@ -58,6 +58,20 @@ def test_bad_usage_is_one_line_and_exit_2_before_anything_starts(
     assert not hexlog.data.exists(), "a refused command started a server"
 
 
+SETTINGS = [
+    ({"HEXLOG_VALKEY_MALLOC": "tcmalloc"}, "HEXLOG_VALKEY_MALLOC must be auto, jemalloc or libc"),
+    ({"HEXLOG_DURABILITY": "bogus"}, "HEXLOG_DURABILITY must be local, replica or auto"),
+]
+
+
+@pytest.mark.parametrize(("env", "message"), SETTINGS, ids=[next(iter(e)) for e, _ in SETTINGS])
+def test_a_bad_setting_in_the_environment_is_one_line_and_exit_2(
+        hexlog: Hexlog, env: dict[str, str], message: str) -> None:
+    result = hexlog.run("play", "--turn-limit", "5", **env)
+    one_line_error(result, 2, message)
+    assert not (hexlog.data / "valkey.url").exists(), "a server was left running"
+
+
 def test_replay_of_a_seat_the_game_does_not_have(hexlog: Hexlog) -> None:
     one_line_error(hexlog.run("replay", str(CORPUS / "base-4.jsonl"), "--as", "7"), 2,
                    "--as 7: game corpus-base-4 has seats 0 to 3")

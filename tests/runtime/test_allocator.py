@@ -13,6 +13,7 @@ import redis
 from services.runtime import allocator
 from services.runtime.ha import EmbeddedHA
 from services.runtime.valkey import EmbeddedValkey
+from services.store.connect import BadSettingError
 
 pytestmark = [pytest.mark.slow, pytest.mark.single_server]
 
@@ -66,7 +67,7 @@ def test_asking_for_jemalloc_where_it_is_missing_names_the_variable(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(allocator, "find_jemalloc", lambda: None)
     monkeypatch.setenv(allocator.ENV, "jemalloc")
-    with pytest.raises(RuntimeError, match="HEXLOG_VALKEY_MALLOC=jemalloc"):
+    with pytest.raises(BadSettingError, match="HEXLOG_VALKEY_MALLOC=jemalloc"):
         EmbeddedValkey(tmp_path / "v").start()
     assert not (tmp_path / "v" / "valkey.url").exists()  # nothing was started
     # `auto` goes on with the C library's malloc.
@@ -75,7 +76,7 @@ def test_asking_for_jemalloc_where_it_is_missing_names_the_variable(
 
 
 def test_a_bad_choice_is_refused_with_the_choices() -> None:
-    with pytest.raises(ValueError, match="HEXLOG_VALKEY_MALLOC must be auto, jemalloc or libc"):
+    with pytest.raises(BadSettingError, match="HEXLOG_VALKEY_MALLOC must be auto, jemalloc or libc"):
         allocator.choice_from_env({allocator.ENV: "tcmalloc"})
 
 
