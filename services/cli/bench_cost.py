@@ -13,8 +13,10 @@ retention.py) and counted apart.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
+import statistics
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from redis.asyncio import Redis
 from services.projections.projector import game_key
 from services.protocol import prompts_key
 from services.runtime import allocator
+from services.store.connect import is_cluster
 from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys
 
 KINDS = ("rules", "bots", "projections", "valkey", "driver")
@@ -116,9 +119,58 @@ def loop_between(a: LoopReading | None, b: LoopReading | None,
             "in_commands": (b.commands_us - a.commands_us) / busy if busy else 0.0}
 
 
+class RoundTrips:
+    """A PING every `every_s` while the games run: how long one visit to Valkey takes a service
+    under the run's load. A reply leaves only once the cycle that read the request has written
+    the AOF (and fsynced it, under `appendfsync always`), so each of a move's two writes (the
+    bot's command, the rules service's append) waits about this long; the same PINGs before
+    the games say what the visit costs with the server idle. Not on a Cluster (a PING there
+    goes to every node)."""
+
+    def __init__(self, redis: Redis, every_s: float = 0.01) -> None:
+        self.redis = redis
+        self.every_s = every_s
+        self.before: list[float] = []
+        self.during: list[float] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def ping(self, into: list[float]) -> None:
+        began = time.perf_counter()
+        await self.redis.ping()
+        into.append((time.perf_counter() - began) * 1000)
+
+    async def begin(self, idle_pings: int = 50) -> None:
+        if is_cluster(self.redis):
+            return
+        for _ in range(idle_pings):
+            await self.ping(self.before)
+        self.task = asyncio.create_task(self.probe())
+
+    async def probe(self) -> None:
+        while True:
+            await self.ping(self.during)
+            await asyncio.sleep(self.every_s)
+
+    async def finish(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    def report(self) -> dict[str, Any]:
+        if not self.before or not self.during:
+            return {}
+        during = sorted(self.during)
+        return {"round_trip_ms": {
+            "idle_p50": statistics.median(self.before),
+            "p50": statistics.median(during),
+            "p99": during[min(len(during) - 1, int(len(during) * 0.99))],
+            "samples": len(during)}}
+
+
 class Meter:
     """Readings at the start and the end of the games: CPU spent in between per kind, and
-    each kind's RSS at the end."""
+    each kind's RSS at the end; a round trip's time throughout."""
 
     def __init__(self, redis: Redis, pids: Mapping[str, Sequence[int]]) -> None:
         self.redis = redis
@@ -129,6 +181,7 @@ class Meter:
         self.calls_end: dict[str, tuple[int, int]] = {}
         self.loop_start: LoopReading | None = None
         self.loop_end: LoopReading | None = None
+        self.trips = RoundTrips(redis)
 
     async def calls(self) -> dict[str, tuple[int, int]]:
         """Valkey's calls so far and the µs spent in them, per command (`INFO commandstats`)."""
@@ -145,11 +198,13 @@ class Meter:
         return now
 
     async def begin(self) -> None:
+        await self.trips.begin()
         self.calls_start = await self.calls()
         self.start = await self.read()
         self.loop_start = await loop_reading(self.redis)
 
     async def finish(self) -> None:
+        await self.trips.finish()
         self.loop_end = await loop_reading(self.redis)
         self.end = await self.read()
         self.calls_end = await self.calls()
@@ -172,6 +227,8 @@ class Meter:
             # the commands each carried, its busy share and the commands' share of that
             **({"valkey_loop": loop} if (loop := loop_between(
                 self.loop_start, self.loop_end, commands)) else {}),
+            # a PING's round trip during the games and before them (absent on a Cluster)
+            **self.trips.report(),
         }
 
     def _spent(self, field: int, scale: float) -> dict[str, float]:
@@ -238,6 +295,10 @@ def format_cost(r: Mapping[str, Any]) -> list[str]:
                         if ceiling else "")
                      + f", busy {loop['busy']:.0%} of the time, {loop['in_commands']:.0%} of "
                      "that in commands (an fsync per cycle that wrote)")
+    if trip := r.get("round_trip_ms"):
+        lines.append(f"  a round trip to Valkey: p50 {trip['p50']:.2f} ms, p99 {trip['p99']:.2f} ms "
+                     f"during the games ({trip['idle_p50']:.2f} ms idle); a move waits for two "
+                     "(the bot's command, the append)")
     lines.append(f"  Valkey per live game      {r['valkey_kb_per_live_game']:8.1f} KB "
                  "(its keys, mid-game)")
     lines.append(f"  Valkey per finished game  {r['valkey_kb_per_finished_game']:8.1f} KB "

@@ -59,10 +59,17 @@ def test_a_run_reports_cpu_memory_and_game_sizes(hexlog: Hexlog) -> None:
     for reading in (loop, ceiling):
         assert 0 < reading["busy"] < 1.5, reading  # (a share of the wall time, give or take)
         assert 0 < reading["in_commands"] <= 1, reading
+    # a PING's round trip while the games ran, and with the server idle before them: what
+    # each of a move's writes waits (the games' is the longer: they wait for each cycle's fsync)
+    trip = r["round_trip_ms"]
+    assert trip["samples"] > 10, trip  # one every 10 ms, over the games' seconds
+    assert trip["idle_p50"] > 0, trip
+    assert 0 < trip["p50"] <= trip["p99"], trip
     # the embedded server runs with jemalloc (services/runtime/allocator.py), and says so
     assert r["valkey_allocator"] == "jemalloc"
     text = "\n".join(bench_cost.format_cost(r))
     assert "Valkey's loop:" in text
+    assert f"a round trip to Valkey: p50 {trip['p50']:.2f} ms" in text
     assert "(malloc: jemalloc)" in text
 
 
