@@ -148,7 +148,10 @@ class RoundTrips:
 
     async def probe(self) -> None:
         while True:
-            await self.ping(self.during)
+            try:
+                await self.ping(self.during)
+            except Exception:  # (a measurement, not the run: a lost connection ends it)
+                return
             await asyncio.sleep(self.every_s)
 
     async def finish(self) -> None:
