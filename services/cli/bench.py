@@ -17,6 +17,14 @@ from services.rules.engine.state import State
 MAX_DECISIONS = 100_000  # a game still going after this many is a bug (games stop at 2000 turns)
 
 
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile of `values` (the nearest rank below; 0.0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 

@@ -25,6 +25,7 @@ from typing import Any
 import psutil
 from redis.asyncio import Redis
 
+from services.cli.bench import quantile
 from services.projections.projector import game_key
 from services.protocol import prompts_key
 from services.runtime import allocator
@@ -163,12 +164,11 @@ class RoundTrips:
     def report(self) -> dict[str, Any]:
         if not self.before or not self.during:
             return {}
-        during = sorted(self.during)
         return {"round_trip_ms": {
             "idle_p50": statistics.median(self.before),
-            "p50": statistics.median(during),
-            "p99": during[min(len(during) - 1, int(len(during) * 0.99))],
-            "samples": len(during)}}
+            "p50": statistics.median(self.during),
+            "p99": quantile(self.during, 0.99),
+            "samples": len(self.during)}}
 
 
 class Meter:

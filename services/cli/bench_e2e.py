@@ -30,6 +30,7 @@ from redis.asyncio import Redis
 
 from events.requests import CreateGame
 from services.cli import bench_cost, interrupt
+from services.cli.bench import quantile
 from services.cli.errors import CliError, UsageError
 from services.cli.options import data_dir, modules_from
 from services.cli.progress import CountProgress
@@ -386,7 +387,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
         "commands_per_s": commands / elapsed,
         "games_per_min": args.games / elapsed * 60,
         "latency_p50_ms": statistics.median(lat) if lat else 0.0,
-        "latency_p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0,
+        "latency_p99_ms": quantile(lat, 0.99),
         "latency_samples": len(lat),
         "lua_append_per_s": ceiling,
         "lua_append_before_per_s": before,

@@ -16,7 +16,7 @@ from bots.search import DEFAULT_PLAYOUTS, SearchBot
 from events.commands import Command
 from events.events import ModuleSpec, TradeCompleted, TradeProposed
 from events.prompts import Prompt, View
-from services.cli.bench import peak_rss_mb
+from services.cli.bench import peak_rss_mb, quantile
 from services.rules.build import engine_build
 from services.rules.engine import initial_state, new_game
 from services.rules.engine.chance import SeededDealer
@@ -47,13 +47,6 @@ class TimedSearch(SearchBot):
         if self.stats.searched > before:
             self.searched_times.append(elapsed)
         return command
-
-
-def quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def bench_search(games: int, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
