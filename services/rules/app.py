@@ -189,15 +189,22 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
     guard = service.guard
     acks: list[tuple[str, list[bytes]]] = []  # handled, acked with the next read
     ahead: list[tuple[str, list[Entry]]] = []  # the next read, made with the last appends
+    # After a failed round (a dropped connection mid-judging), our own pending entries are
+    # read again at once: left to the claimer, their games would wait `claim_idle_ms` (30 s).
+    # Once only: a round that fails again leaves them to the claimer, which dead-letters an
+    # entry delivered too often, so one that always fails cannot hold up the lane.
+    again = False
     try:
         while True:
+            retrying, again = again, False
             try:
                 streams = guard.readable(service.command_streams(lane, lanes))
                 try:
                     if ahead:
                         reply, ahead = ahead, []
-                    elif reread is not None and reread.is_set():
-                        reread.clear()
+                    elif retrying or (reread is not None and reread.is_set()):
+                        if reread is not None:
+                            reread.clear()
                         acks = await _ack(redis, acks)
                         # (Every stream answers, most with nothing; an entry deleted while
                         # pending comes without fields: the claimer acks those.)
@@ -238,9 +245,11 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                     acks += [(stream, [e[0] for e in entries]) for stream, entries in reply]
             except Exception as exc:
                 # A dropped connection must not end this loop while the heartbeat goes on (a worker
-                # that looks alive but reads nothing). What was read and not acked stays pending
-                # for the claimer; groups lost with the server's data are made again.
+                # that looks alive but reads nothing). What was read and not acked stays pending:
+                # read again at once (`again`), else taken by the claimer; groups lost with the
+                # server's data are made again.
                 log.exception("reading commands failed; retrying")
+                again = not retrying
                 if "NOGROUP" in str(exc):
                     await service.prepare()
                 await asyncio.sleep(0.5)

@@ -4,6 +4,7 @@ processing commands, in both consumer modes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import pytest
@@ -17,6 +18,7 @@ from service_helpers import (
     wait_outcome,
 )
 
+from services.rules.batch import ReadJudge
 from services.store import EventStore
 from services.store.connect import is_cluster
 from services.store.keys import ORGANISER
@@ -41,4 +43,33 @@ async def test_worker_goes_on_after_its_connections_are_dropped(
     move, _ = script.next()
     await send(redis_client, move)
     outcome = await wait_outcome(store, move.command_id, req.game_id, timeout=15, scope=move.scope)
+    assert outcome["status"] == "accepted"
+
+
+async def test_a_read_that_fails_while_judged_is_judged_again_at_once(
+    rules_app: Any, store: EventStore, redis_client: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round that fails after its read (the connection dropped while the commands were being
+    judged) leaves them pending; they are read again at once, not after the claimer's 30 s."""
+    await rules_app()  # claim_idle_ms: the default 30 s
+    req = create_request("g-judged-again")
+    await send_create(redis_client, req)
+    await wait_outcome(store, req.command_id, req.game_id, scope=ORGANISER)
+    script = Script.start(req, (await created_outcome(store, req) or {})["credentials"])
+    move, _ = script.next()
+
+    handle = ReadJudge.handle
+    failed: list[str] = []
+
+    async def fail_once(self: ReadJudge, reads: Sequence[tuple[str, Any]],
+                        after: Any = None) -> Any:
+        if not failed:
+            failed.append("once")
+            raise ConnectionError("the connection dropped while judging (injected)")
+        return await handle(self, reads, after)
+
+    monkeypatch.setattr(ReadJudge, "handle", fail_once)
+    await send(redis_client, move)
+    outcome = await wait_outcome(store, move.command_id, req.game_id, timeout=5, scope=move.scope)
+    assert failed == ["once"]
     assert outcome["status"] == "accepted"
