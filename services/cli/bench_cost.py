@@ -31,6 +31,7 @@ from services.protocol import prompts_key
 from services.runtime import allocator
 from services.store.connect import is_cluster
 from services.store.keys import PARTITIONS, commands_key, feed_key, game_keys
+from services.tasks import cancel_and_wait
 
 KINDS = ("rules", "bots", "projections", "valkey", "driver")
 MB = 1024 * 1024
@@ -157,9 +158,7 @@ class RoundTrips:
 
     async def finish(self) -> None:
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await cancel_and_wait([self.task])
 
     def report(self) -> dict[str, Any]:
         if not self.before or not self.during:

@@ -21,7 +21,6 @@ game's start and its prompt again. A duplicate set's games share a seed, so thei
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -35,6 +34,7 @@ from services.ladder.absence import DEADLINE
 from services.ladder.records import BotRecord, LadderGame
 from services.rules.engine import evolve, redact, view
 from services.rules.engine.state import State
+from services.tasks import cancel_and_wait
 
 log = structlog.get_logger("hexlog.gateway")
 
@@ -171,9 +171,5 @@ class BotStream:
             await self.close()
 
     async def close(self) -> None:
-        for task in self.followers.values():
-            task.cancel()
-        for task in list(self.followers.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(list(self.followers.values()))
         self.followers.clear()

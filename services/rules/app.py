@@ -33,6 +33,7 @@ from services.store.connect import connect, fails_over, is_cluster, plain_url
 from services.store.keys import PARTITIONS, REQUESTERS, RULES_GROUP, commands_key
 from services.store.lean import lean_pipeline
 from services.store.streams import Entry, GroupReader, read_group
+from services.tasks import cancel_and_wait
 
 log = structlog.get_logger("hexlog.rules")
 
@@ -166,12 +167,7 @@ def build_app(
     @app.on_shutdown
     async def stop_background() -> None:
         # Let them end before their connection closes (else they log a spurious failure).
-        # Cancel until they are done: on Python 3.11 asyncio.wait_for (inside redis-py) can
-        # swallow a cancellation, and a task that lost it would run on (and a wait hang).
-        while running := [t for t in tasks if not t.done()]:
-            for t in running:
-                t.cancel()
-            await asyncio.wait(running, timeout=0.1)
+        await cancel_and_wait(tasks)
         await leave(redis, "rules", name)
         await redis.aclose()
 

@@ -10,6 +10,7 @@ from typing import Any, cast
 from redis.asyncio import Redis
 
 from services.store.connect import is_cluster
+from services.tasks import cancel_and_wait
 
 Entry = tuple[bytes, dict[bytes, bytes]]
 
@@ -104,6 +105,4 @@ class GroupReader:
         """Cancel the calls in flight (at shutdown)."""
         tasks = list(self._inflight.values())
         self._inflight.clear()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks)

@@ -35,6 +35,7 @@ from services.projections.projector import standings_key
 from services.protocol import SERVICE_TTL_S, alive_key, is_alive, pool_key
 from services.runtime import processes
 from services.store.keys import ORGANISER, PREFIX, game_keys
+from services.tasks import cancel_and_wait
 from services.tournament.schedule import ScheduledGame, schedule
 
 log = structlog.get_logger("hexlog.tournament")
@@ -348,12 +349,7 @@ class TournamentRunner:
                 watchdog.result()
             await everything
         finally:
-            # Cancel until they are done: on Python 3.11 asyncio.wait_for (inside redis-py) can
-            # swallow a cancellation, and awaiting a task that lost it would hang the command.
-            while running := [t for t in (*games, watchdog) if not t.done()]:
-                for task in running:
-                    task.cancel()
-                await asyncio.wait(running, timeout=0.1)
+            await cancel_and_wait([*games, watchdog])
             everything.cancel()
             await asyncio.gather(everything, return_exceptions=True)
         return await self.wait_for_standings(on_away=on_away)
