@@ -45,6 +45,7 @@ from services.runtime.users import pools_url, role_url
 from services.store import EventStore
 from services.store.connect import connect
 from services.store.keys import GAMES_INDEX, PARTITIONS, feed_key, game_keys
+from services.tasks import cancel_and_wait
 
 
 def run(args: argparse.Namespace) -> int:
@@ -359,7 +360,7 @@ async def bench(url: str, args: argparse.Namespace, made: list[str],
         try:
             await asyncio.gather(*(one(i, shown) for i in range(args.games)))
         finally:
-            tick.cancel()
+            await cancel_and_wait([tick])
     elapsed = time.perf_counter() - start
     await meter.finish()
     commands = await feed_total(redis) - feed_before - args.games  # minus the creations
