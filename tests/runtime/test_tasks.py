@@ -42,6 +42,7 @@ async def test_tasks_that_ended_or_failed_are_taken_as_they_are() -> None:
     waiting = asyncio.create_task(asyncio.sleep(60))
     await asyncio.sleep(0.01)
     await asyncio.wait_for(cancel_and_wait([done, failing, waiting]), 5)
-    assert done.done() and not done.cancelled()
+    assert done.done()
+    assert not done.cancelled()
     assert isinstance(failing.exception(), ValueError)
     assert waiting.cancelled()
