@@ -17,10 +17,8 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +38,7 @@ from services.projections.projector import BENCH_STATUS, game_key
 from services.protocol import latency_key
 from services.rules.lifecycle import MAX_DEADLINE_MS
 from services.runtime import processes
+from services.runtime.scratch import scratch_folder
 from services.runtime.shared import open_server
 from services.runtime.users import pools_url, role_url
 from services.store import EventStore
@@ -222,13 +221,12 @@ def bench_server(args: argparse.Namespace) -> Iterator[str]:
         return
     own = args.data_dir is None
     root = data_dir(argparse.Namespace())
-    if own:
-        root.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(prefix="bench-", dir=root))
-    else:
-        folder = Path(args.data_dir).expanduser().resolve()
-    processes.use_log_dir(folder / "logs" if not own else root / "logs")
-    try:
+    with contextlib.ExitStack() as stack:
+        if own:  # removed after (and by the next benchmark if this one is killed)
+            folder = stack.enter_context(scratch_folder(root, "bench-"))
+        else:
+            folder = Path(args.data_dir).expanduser().resolve()
+        processes.use_log_dir(folder / "logs" if not own else root / "logs")
         with open_server(folder, "bench", say=say) as server:
             if server.how == "attached":
                 raise UsageError(f"--data-dir {folder} is in use by another server; the "
@@ -239,9 +237,6 @@ def bench_server(args: argparse.Namespace) -> Iterator[str]:
                      else f"a Valkey of its own in {folder}" + (" (removed after)" if own else ""))
             say(f"bench e2e: on {where}")
             yield server.url
-    finally:
-        if own:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -249,15 +244,11 @@ def bench_cluster(masters: int) -> Iterator[str]:
     from services.runtime.cluster import EmbeddedCluster
 
     root = data_dir(argparse.Namespace())
-    root.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="bench-cluster-", dir=root))
-    processes.use_log_dir(root / "logs")
-    try:
+    with scratch_folder(root, "bench-cluster-") as folder:
+        processes.use_log_dir(root / "logs")
         with EmbeddedCluster(folder, masters) as cluster:
             say(f"bench e2e: on an embedded {masters}-master cluster in {folder} (removed after)")
             yield cluster.url
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def forget_games(url: str, games: list[str]) -> None:

@@ -19,8 +19,6 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -34,6 +32,7 @@ from services.cli.server import say
 from services.client import Client
 from services.projections.projector import BENCH_STATUS
 from services.runtime import processes
+from services.runtime.scratch import scratch_folder
 from services.store import EventStore
 from services.store.connect import connect
 from services.store.durability import ENV, Durability, Mode
@@ -146,24 +145,21 @@ def run(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def target(args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
     """The benchmark's own replicated set, in a folder of its own (removed after)."""
-    root = data_dir(args)
-    root.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="bench-failover-", dir=root))
-    processes.use_log_dir(folder / "logs")
-    nodes: Any = None
-    try:
-        if args.cluster:
-            where = f"a {args.cluster}-master cluster with a replica each"
-            nodes = ClusterTarget(folder / "cluster", args.cluster)
-        else:
-            where = "a primary, a replica and three Sentinels"
-            nodes = SentinelTarget(folder / "ha")
-        say(f"bench failover: on {where} of its own in {folder} (removed after)")
-        yield where, nodes
-    finally:
-        if nodes is not None:
-            nodes.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+    with scratch_folder(data_dir(args), "bench-failover-") as folder:
+        processes.use_log_dir(folder / "logs")
+        nodes: Any = None
+        try:
+            if args.cluster:
+                where = f"a {args.cluster}-master cluster with a replica each"
+                nodes = ClusterTarget(folder / "cluster", args.cluster)
+            else:
+                where = "a primary, a replica and three Sentinels"
+                nodes = SentinelTarget(folder / "ha")
+            say(f"bench failover: on {where} of its own in {folder} (removed after)")
+            yield where, nodes
+        finally:
+            if nodes is not None:
+                nodes.stop()
 
 
 def _keep_reviving(nodes: Target, done: threading.Event) -> None:
