@@ -64,16 +64,17 @@ test-compiled-slow: $(STAMP)
 # The rest of the suite on the compiled engine (CI runs it after test-compiled, beside the
 # cluster pass, which runs the folders on the session's server compiled): the folders that use
 # no server or start their own, then the tests about the single embedded server itself that
-# the cluster pass deselects. The failover and benchmark folders (replicated sets, Sentinel,
-# the benchmark's own server: about 5 min) are `test-compiled-failover`, which CI runs after
-# the slow sweeps in the cluster pass's lane, so that the two lanes end at about the same time.
-COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/ladder
+# the cluster pass deselects, and the benchmark folder (about 1 min). The failover folder
+# (replicated sets, Sentinel: about 4 min) is `test-compiled-failover`, which CI runs after the
+# slow sweeps in the cluster pass's lane, so that the two lanes end at about the same time.
+COMPILED_REST := tests/cli tests/render tests/runtime tests/docs tests/deploy tests/ladder \
+	tests/benchmarks
 test-compiled-rest: $(STAMP)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_REST)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest -m single_server tests/store tests/service \
 		tests/security tests/tournament tests/gateway tests/chat tests/protocol
 
-COMPILED_FAILOVER := tests/failover tests/benchmarks
+COMPILED_FAILOVER := tests/failover
 test-compiled-failover: $(STAMP)
 	HEXLOG_REQUIRE_COMPILED=1 $(BIN)/pytest $(COMPILED_FAILOVER)
 

@@ -1,7 +1,7 @@
 """CI runs the whole suite on the compiled engine too (issue 19): `make test-compiled` (the
 engine's folders but their slow sweeps), `make test-compiled-slow` (those sweeps), `make
 test-compiled-rest` (the folders without the session's server, and the single-server tests),
-`make test-compiled-failover` (the failover and benchmark folders) and the cluster pass (the
+`make test-compiled-failover` (the failover folder) and the cluster pass (the
 folders on the session's server). A test folder that none of them names, or a part of one
 that none runs, would run on the Python source only: these tests fail instead."""
 

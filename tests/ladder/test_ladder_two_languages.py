@@ -4,8 +4,10 @@ Python ladder bot. Every game seats all four: a Python heuristic bot (the strong
 JavaScript `builder`, and two weak ones, a Python random bot and the JavaScript bot playing
 `random`.
 
-The long run (marked `slow`: `pytest -m slow tests/ladder`) plays 100 rated games and wants the
+The long run (marked `slow`: `pytest -m slow tests/ladder`) plays 50 rated games and wants the
 strong bot ranked above each weak one, in either language, with intervals that do not overlap.
+(50 are plenty: on 2026-12-07 the heuristic bot won all 50, its interval's lower end 46 against
+the weak bots' upper ends 28 and 25; 100 games took 220 s of every CI pass, 50 take 100.)
 (The builder, which builds whenever it can but places its first settlements at random, is not
 ranked against anyone: beside a bot that wins nearly every game it is about as good as random.)
 The short one, in every run of the suite, plays 12 and wants the JavaScript bots to have played
@@ -66,11 +68,11 @@ def test_the_javascript_bot_plays_every_game_with_no_answer_refused(
 
 
 @pytest.mark.slow
-def test_a_hundred_games_rank_the_stronger_above_the_weaker(
+def test_fifty_games_rank_the_stronger_above_the_weaker(
         node: str, tmp_path_factory: pytest.TempPathFactory) -> None:
-    for _, data in play(tmp_path_factory.mktemp("ladder"), 100):
+    for _, data in play(tmp_path_factory.mktemp("ladder"), 50):
         board = data["boards"]["overall"]
-        assert board["games"] >= 100
+        assert board["games"] >= 50
         rows = {row["bot"]: row for row in board["rows"]}
         assert set(rows) == set(ALL)
         for strong in STRONG:

@@ -39,7 +39,7 @@ def start_bench(root: Path) -> tuple[subprocess.Popen[str], Path, int]:
 
 def alive(pid: int) -> bool:
     try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False
 
@@ -53,10 +53,12 @@ def test_the_next_benchmark_stops_the_server_a_killed_one_left(tmp_path: Path) -
         assert alive(killed_server), "the server should outlive its killed benchmark"
 
         with scratch_folder(tmp_path, "bench-") as mine:
-            assert mine.is_dir() and mine not in (killed_folder, running_folder)
+            assert mine.is_dir()
+            assert mine not in (killed_folder, running_folder)
             assert not killed_folder.exists()
             assert not alive(killed_server)
-            assert running_folder.is_dir() and alive(running_server)
+            assert running_folder.is_dir()
+            assert alive(running_server)
         assert not mine.exists()  # removed after its block
     finally:
         for proc in (killed, running):
@@ -84,6 +86,5 @@ def test_only_benchmark_folders_are_touched(tmp_path: Path) -> None:
         (folder / LOCK).touch()
     assert clear_abandoned(tmp_path) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmark-notes", "games", "logs"]
-    with pytest.raises(ValueError, match="bench-"):
-        with scratch_folder(tmp_path, "games-"):
-            pass
+    with pytest.raises(ValueError, match="bench-"), scratch_folder(tmp_path, "games-"):
+        pass
