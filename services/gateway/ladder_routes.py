@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, delete, get, post
+from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent, Stream
 from litestar.response.sse import ServerSentEventMessage
 
@@ -84,7 +85,7 @@ async def the_bot(request: Request[Any, Any, Any], bot_id: str, kind: str = "lob
 @post("/v1/ladder/bots", summary="Register a bot", request_max_body_size=MAX_LOBBY_BODY_BYTES,
       description="Returns the bot and its token (shown this once). Names are taken for good.",
       responses=responses(400, 408, 409, 413, 422, 429, 503))
-async def register_bot(request: Request[Any, Any, Any], data: RegisterBot) -> Registered:
+async def register_bot(request: Request[Any, Any, Any], data: JSONBody[RegisterBot]) -> Registered:
     desk = read(request, "lobby")
     bot, token = await desk.register(data.name, data.owner, data.rulesets,
                                      desk.gateway.client_of(request))
@@ -93,7 +94,7 @@ async def register_bot(request: Request[Any, Any, Any], data: RegisterBot) -> Re
 
 @get("/v1/ladder/bots/{bot_id:str}", summary="A bot: its ratings and games",
      responses=responses(404, 429))
-async def one_bot(request: Request[Any, Any, Any], bot_id: str) -> dict[str, Any]:
+async def one_bot(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> dict[str, Any]:
     return await bot_data(request, bot_id)
 
 
@@ -108,7 +109,7 @@ async def bot_data(request: Request[Any, Any, Any], bot_id: str) -> dict[str, An
 @post("/v1/ladder/bots/{bot_id:str}/ready", summary="Say the bot is ready for games",
       status_code=200, responses=responses(401, 403, 404, 409, 429),
       guards=[token_needed], opt=BOT_TOKEN)
-async def bot_ready(request: Request[Any, Any, Any], bot_id: str) -> BotReady:
+async def bot_ready(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> BotReady:
     desk, bot, _ = await the_bot(request, bot_id)
     return BotReady(bot=(await desk.ready(bot, True)).public(), ready=True)
 
@@ -116,14 +117,14 @@ async def bot_ready(request: Request[Any, Any, Any], bot_id: str) -> BotReady:
 @delete("/v1/ladder/bots/{bot_id:str}/ready", summary="No new games for the bot",
         status_code=200, responses=responses(401, 403, 404, 409, 429),
         guards=[token_needed], opt=BOT_TOKEN)
-async def bot_not_ready(request: Request[Any, Any, Any], bot_id: str) -> BotReady:
+async def bot_not_ready(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> BotReady:
     desk, bot, _ = await the_bot(request, bot_id)
     return BotReady(bot=(await desk.ready(bot, False)).public(), ready=False)
 
 
 @post("/v1/ladder/bots/{bot_id:str}/token", summary="Rotate the bot's token", status_code=200,
       responses=responses(401, 403, 404, 429), guards=[token_needed], opt=BOT_TOKEN)
-async def rotate_token(request: Request[Any, Any, Any], bot_id: str) -> TokenRotated:
+async def rotate_token(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> TokenRotated:
     desk, bot, token = await the_bot(request, bot_id)
     record, fresh = await desk.rotate(bot, token)
     return TokenRotated(bot=record.public(), token=fresh)
@@ -132,7 +133,7 @@ async def rotate_token(request: Request[Any, Any, Any], bot_id: str) -> TokenRot
 @delete("/v1/ladder/bots/{bot_id:str}/token", summary="Revoke the token: the bot retires",
         status_code=200, responses=responses(401, 403, 404, 429), guards=[token_needed],
         opt=BOT_TOKEN)
-async def revoke_token(request: Request[Any, Any, Any], bot_id: str) -> BotRevoked:
+async def revoke_token(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> BotRevoked:
     desk, bot, token = await the_bot(request, bot_id)
     return BotRevoked(bot=(await desk.revoke(bot, token)).public())
 
@@ -145,8 +146,8 @@ STREAM = ("Every game the bot plays: gameStart, prompt (with the seat's view unl
 @get("/v1/ladder/bots/{bot_id:str}/stream", summary="The bot's games, as NDJSON",
      media_type="application/x-ndjson", description=STREAM,
      responses=responses(401, 403, 404, 429), guards=[token_needed], opt=BOT_TOKEN)
-async def bot_stream(request: Request[Any, Any, Any], bot_id: str, views: bool = True,
-                     events: bool = False) -> Stream:
+async def bot_stream(request: Request[Any, Any, Any], bot_id: FromPath[str],
+                     views: FromQuery[bool] = True, events: FromQuery[bool] = False) -> Stream:
     lines = await open_bot_stream(request, bot_id, "", views, events)
 
     async def body() -> AsyncIterator[bytes]:
@@ -158,8 +159,9 @@ async def bot_stream(request: Request[Any, Any, Any], bot_id: str, views: bool =
 
 @get("/v1/ladder/bots/{bot_id:str}/events", summary="The same lines as Server-Sent Events",
      description=STREAM, responses=responses(401, 403, 404, 429))
-async def bot_events(request: Request[Any, Any, Any], bot_id: str, views: bool = True,
-                     events: bool = False, token: str = "") -> ServerSentEvent:
+async def bot_events(request: Request[Any, Any, Any], bot_id: FromPath[str],
+                     views: FromQuery[bool] = True, events: FromQuery[bool] = False,
+                     token: FromQuery[str] = "") -> ServerSentEvent:
     lines = await open_bot_stream(request, bot_id, token, views, events)
 
     async def body() -> AsyncIterator[ServerSentEventMessage]:
@@ -186,15 +188,17 @@ async def open_bot_stream(request: Request[Any, Any, Any], bot_id: str, query_to
                   "once with `wait=false`), 422 rejected with its rule.",
       responses=responses(400, 401, 403, 404, 408, 409, 413, 429, 503),
       guards=[token_needed], opt=BOT_TOKEN)
-async def send_answer(request: Request[Any, Any, Any], game_id: str, data: CommandRequest,
-                      wait: bool = True) -> Response[CommandResult]:
+async def send_answer(request: Request[Any, Any, Any], game_id: FromPath[str],
+                      data: JSONBody[CommandRequest],
+                      wait: FromQuery[bool] = True) -> Response[CommandResult]:
     desk = desk_of(request)
     return command_answer(await desk.command(game_id, Gateway.token_of(request), data, wait))
 
 
 @get("/v1/ladder/games/{game_id:str}/refusals", summary="Why your answers were refused",
      responses=responses(401, 403, 404, 409, 429), guards=[token_needed], opt=BOT_TOKEN)
-async def refusals(request: Request[Any, Any, Any], game_id: str, count: int = 50) -> Refusals:
+async def refusals(request: Request[Any, Any, Any], game_id: FromPath[str],
+                   count: FromQuery[int] = 50) -> Refusals:
     desk = read(request)
     bot = await desk.caller(Gateway.token_of(request))
     found = await desk.refusals(game_id, bot, max(1, min(count, 500)))
@@ -216,13 +220,13 @@ async def ladder_html(request: Request[Any, Any, Any]) -> Response[bytes]:
 
 @get("/ladder/bots/{bot_id:str}", summary="A bot's page", media_type="text/html",
      responses=responses(404, 429))
-async def bot_html(request: Request[Any, Any, Any], bot_id: str) -> Response[bytes]:
+async def bot_html(request: Request[Any, Any, Any], bot_id: FromPath[str]) -> Response[bytes]:
     data = await bot_data(request, bot_id)
     return Response(bot_page(data).encode(), media_type="text/html")
 
 
 @get("/v1/ladder/games/{game_id:str}", summary="A ladder game", responses=responses(404, 429))
-async def one_game(request: Request[Any, Any, Any], game_id: str) -> dict[str, Any]:
+async def one_game(request: Request[Any, Any, Any], game_id: FromPath[str]) -> dict[str, Any]:
     desk = read(request)
     return await desk.public.summary(await desk.game(game_id))
 
@@ -246,8 +250,8 @@ def last_event_id(request: Request[Any, Any, Any], after: int | None) -> int | N
 
 @get("/v1/ladder/games/{game_id:str}/stream", summary="A ladder game as a spectator sees it",
      media_type="application/x-ndjson", responses=responses(404, 409, 429))
-async def game_stream(request: Request[Any, Any, Any], game_id: str,
-                      after: int | None = None) -> Stream:
+async def game_stream(request: Request[Any, Any, Any], game_id: FromPath[str],
+                      after: FromQuery[int | None] = None) -> Stream:
     lines = await spectator_lines(request, game_id, after)
 
     async def body() -> AsyncIterator[bytes]:
@@ -259,8 +263,8 @@ async def game_stream(request: Request[Any, Any, Any], game_id: str,
 
 @get("/v1/ladder/games/{game_id:str}/events", summary="The same lines as Server-Sent Events",
      responses=responses(404, 409, 429))
-async def game_events(request: Request[Any, Any, Any], game_id: str,
-                      after: int | None = None) -> ServerSentEvent:
+async def game_events(request: Request[Any, Any, Any], game_id: FromPath[str],
+                      after: FromQuery[int | None] = None) -> ServerSentEvent:
     lines = await spectator_lines(request, game_id, last_event_id(request, after))
 
     async def body() -> AsyncIterator[ServerSentEventMessage]:
@@ -283,7 +287,7 @@ async def spectator_lines(request: Request[Any, Any, Any], game_id: str,
 
 @get("/v1/ladder/games/{game_id:str}/steps", summary="The live page's feed (SSE)",
      responses=responses(404, 409, 429))
-async def game_steps(request: Request[Any, Any, Any], game_id: str) -> ServerSentEvent:
+async def game_steps(request: Request[Any, Any, Any], game_id: FromPath[str]) -> ServerSentEvent:
     desk, game = await watched(request, game_id)
     gw = desk.gateway
     lease = gw.open_stream("", gw.client_of(request))
@@ -306,14 +310,14 @@ async def game_steps(request: Request[Any, Any, Any], game_id: str) -> ServerSen
 
 @get("/v1/ladder/games/{game_id:str}/live.html", summary="Watch the game live",
      media_type="text/html", responses=responses(404, 409, 429))
-async def game_live(request: Request[Any, Any, Any], game_id: str) -> Response[bytes]:
+async def game_live(request: Request[Any, Any, Any], game_id: FromPath[str]) -> Response[bytes]:
     _, game = await watched(request, game_id)
     return Response(live_page(game.id).encode(), media_type="text/html")
 
 
 @get("/v1/ladder/games/{game_id:str}/replay.html", summary="The game's replay page",
      media_type="text/html", responses=responses(404, 409, 429))
-async def game_replay(request: Request[Any, Any, Any], game_id: str) -> Response[bytes]:
+async def game_replay(request: Request[Any, Any, Any], game_id: FromPath[str]) -> Response[bytes]:
     desk, game = await watched(request, game_id)
     return Response(await desk.replay(game), media_type="text/html")
 

@@ -33,6 +33,7 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
+from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent, Stream
 from litestar.response.sse import ServerSentEventMessage
 
@@ -93,7 +94,8 @@ async def list_tables(request: Request[Any, Any, Any]) -> TableList:
                   "address may hold 3 open tables at once (429 past that).",
       responses={**documented("create", 201, "the new table and its owner token"),
                  **responses(400, 408, 413, 422, 429)})
-async def create_table(request: Request[Any, Any, Any], data: CreateTable) -> TableCreated:
+async def create_table(request: Request[Any, Any, Any],
+                       data: JSONBody[CreateTable]) -> TableCreated:
     gw = gateway_of(request)
     client = gw.client_of(request)
     gw.limit("lobby", client)
@@ -102,7 +104,7 @@ async def create_table(request: Request[Any, Any, Any], data: CreateTable) -> Ta
 
 @get("/v1/tables/{table_id:str}", summary="One table",
      responses={**documented("get", 200, "the table"), **responses(400, 404, 429)})
-async def one_table(request: Request[Any, Any, Any], table_id: str) -> TableAnswer:
+async def one_table(request: Request[Any, Any, Any], table_id: FromPath[str]) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("reads", gw.client_of(request))
     return TableAnswer(table=(await gw.table(table_id)).public())
@@ -114,7 +116,8 @@ async def one_table(request: Request[Any, Any, Any], table_id: str) -> TableAnsw
                   "and table (409 for a second).",
       responses={**documented("join", 201, "the table, the seat taken and its seat token"),
                  **responses(400, 404, 408, 409, 413, 429)})
-async def join_table(request: Request[Any, Any, Any], table_id: str, data: JoinTable) -> Joined:
+async def join_table(request: Request[Any, Any, Any], table_id: FromPath[str],
+                     data: JSONBody[JoinTable]) -> Joined:
     gw = gateway_of(request)
     client = gw.client_of(request)
     gw.limit("lobby", client)
@@ -128,7 +131,8 @@ async def join_table(request: Request[Any, Any, Any], table_id: str, data: JoinT
         responses={**documented("remove", 200, "the table with the seat open again"),
                    **responses(400, 401, 403, 404, 409, 429)},
         guards=[token_needed], opt=OWNER_TOKEN)
-async def remove_seat(request: Request[Any, Any, Any], table_id: str, seat: int) -> TableAnswer:
+async def remove_seat(request: Request[Any, Any, Any], table_id: FromPath[str],
+                      seat: FromPath[int]) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
     caller = await gw.caller(request, table_id, required=True)
@@ -143,7 +147,7 @@ async def remove_seat(request: Request[Any, Any, Any], table_id: str, seat: int)
                                               "forfeited it"),
                  **responses(400, 401, 403, 404, 409, 429)},
       guards=[token_needed], opt=SEAT_TOKEN)
-async def leave_table(request: Request[Any, Any, Any], table_id: str) -> Left:
+async def leave_table(request: Request[Any, Any, Any], table_id: FromPath[str]) -> Left:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
     caller = await gw.caller(request, table_id, required=True)
@@ -157,8 +161,8 @@ async def leave_table(request: Request[Any, Any, Any], table_id: str) -> Left:
       responses={**documented("start", 200, "the table, live"),
                  **responses(400, 401, 403, 404, 408, 409, 413, 422, 429, 503)},
       guards=[token_needed], opt=OWNER_TOKEN)
-async def start_table(request: Request[Any, Any, Any], table_id: str,
-                      data: StartTable | None = None) -> TableAnswer:
+async def start_table(request: Request[Any, Any, Any], table_id: FromPath[str],
+                      data: JSONBody[StartTable | None] = None) -> TableAnswer:
     gw = gateway_of(request)
     gw.limit("lobby", gw.client_of(request))
     caller = await gw.caller(request, table_id, required=True)
@@ -173,8 +177,9 @@ async def start_table(request: Request[Any, Any, Any], table_id: str,
                   "rejected with its rule.",
       responses=responses(400, 401, 403, 404, 408, 409, 413, 429, 503),
       guards=[token_needed], opt=SEAT_TOKEN)
-async def send_command(request: Request[Any, Any, Any], table_id: str, data: CommandRequest,
-                       wait: bool = True) -> Response[CommandResult]:
+async def send_command(request: Request[Any, Any, Any], table_id: FromPath[str],
+                       data: JSONBody[CommandRequest],
+                       wait: FromQuery[bool] = True) -> Response[CommandResult]:
     gw = gateway_of(request)
     return command_answer(await gw.command(table_id, gw.token_of(request), data, wait))
 
@@ -192,8 +197,9 @@ STREAMS = ("At most 4 open at once per token and 8 per address (429 with Retry-A
 @get("/v1/tables/{table_id:str}/stream", summary="A seat's (or a spectator's) game as NDJSON",
      media_type="application/x-ndjson", description=STREAMS,
      responses=responses(400, 401, 403, 404, 429))
-async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
-                        after: int | None = None, views: bool = False) -> Stream:
+async def ndjson_stream(request: Request[Any, Any, Any], table_id: FromPath[str],
+                        after: FromQuery[int | None] = None,
+                        views: FromQuery[bool] = False) -> Stream:
     gw = gateway_of(request)
     client = gw.client_of(request)
     gw.limit("streams", client)
@@ -211,8 +217,9 @@ async def ndjson_stream(request: Request[Any, Any, Any], table_id: str,
 
 @get("/v1/tables/{table_id:str}/events", summary="The same lines as Server-Sent Events",
      description=STREAMS, responses=responses(400, 401, 403, 404, 429))
-async def sse_stream(request: Request[Any, Any, Any], table_id: str, after: int | None = None,
-                     token: str = "") -> ServerSentEvent:
+async def sse_stream(request: Request[Any, Any, Any], table_id: FromPath[str],
+                     after: FromQuery[int | None] = None,
+                     token: FromQuery[str] = "") -> ServerSentEvent:
     gw = gateway_of(request)
     client = gw.client_of(request)
     gw.limit("streams", client)
@@ -245,22 +252,22 @@ async def _picture(request: Request[Any, Any, Any], table_id: str, kind: str,
      description="`mark=vertex:12,edge:30,hex:4`: those places drawn with their labels (what a "
                  "prompt offers a player; docs/chat.md).",
      media_type="image/png", responses=responses(400, 404, 409, 429))
-async def board_png(request: Request[Any, Any, Any], table_id: str,
-                    mark: str | None = None) -> Response[bytes]:
+async def board_png(request: Request[Any, Any, Any], table_id: FromPath[str],
+                    mark: FromQuery[str | None] = None) -> Response[bytes]:
     return await _picture(request, table_id, "png", "image/png", mark or "")
 
 
 @get("/v1/tables/{table_id:str}/board.svg", summary="The board (spectator)",
      description="`mark=…`: as for board.png.",
      media_type="image/svg+xml", responses=responses(400, 404, 409, 429))
-async def board_svg(request: Request[Any, Any, Any], table_id: str,
-                    mark: str | None = None) -> Response[bytes]:
+async def board_svg(request: Request[Any, Any, Any], table_id: FromPath[str],
+                    mark: FromQuery[str | None] = None) -> Response[bytes]:
     return await _picture(request, table_id, "svg", "image/svg+xml", mark or "")
 
 
 @get("/v1/tables/{table_id:str}/replay.html", summary="The replay page (spectator)",
      media_type="text/html", responses=responses(404, 409, 429))
-async def replay_html(request: Request[Any, Any, Any], table_id: str) -> Response[bytes]:
+async def replay_html(request: Request[Any, Any, Any], table_id: FromPath[str]) -> Response[bytes]:
     return await _picture(request, table_id, "html", "text/html")
 
 
