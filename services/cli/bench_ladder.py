@@ -13,6 +13,7 @@ services.ladder.player`); it runs until G games are rated, then reports:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import http.client
 import json
@@ -22,13 +23,15 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from services.cli.errors import UsageError
+from services.cli.options import data_dir
+from services.runtime.die_with_parent import DIE_WITH
+from services.runtime.scratch import scratch_folder
 
 KINDS = ("search", "heuristic", "random")
 STRENGTH = {"search": 3, "heuristic": 2, "random": 1}
@@ -104,6 +107,9 @@ def run_ladder(bots: int, games: int, data_dir: Path, deadline_ms: int,
     api = Http(port)
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["HEXLOG_DATA_DIR"] = str(data_dir)
+    # `hexlog up` and the bots run in sessions of their own (a Ctrl-C reaches the benchmark
+    # alone, which stops them in order); if the benchmark is killed, they stop with it.
+    env[DIE_WITH] = str(os.getpid())
     up = subprocess.Popen(
         [sys.executable, "-m", "services.cli.main", "up", "--ladder", "--gateway-port",
          str(port), "--trust", "127.0.0.1", "--stop-after", str(games), "--deadline-ms",
@@ -210,8 +216,8 @@ def run(args: Any) -> int:
     quiet = bool(args.json)
     if args.data_dir:
         out = run_ladder(args.bots, args.games, Path(args.data_dir), args.deadline_ms, quiet)
-    else:
-        with tempfile.TemporaryDirectory(prefix="hexlog-bench-ladder-") as tmp:
-            out = run_ladder(args.bots, args.games, Path(tmp), args.deadline_ms, quiet)
+    else:  # a folder of its own under the data dir, removed after (scratch.py)
+        with scratch_folder(data_dir(argparse.Namespace()), "bench-ladder-") as tmp:
+            out = run_ladder(args.bots, args.games, tmp, args.deadline_ms, quiet)
     print(json.dumps(out) if args.json else format_ladder(out))
     return 0

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from bots.registry import make_bot, parse_bot_spec
 from bots.sdk import Bot, reseed
 from events.codec import codec
+from services.runtime.die_with_parent import die_with_parent
 
 STREAM_TIMEOUT_S = 30.0  # keep-alives come every 7 s: this much silence is a dead stream
 
@@ -175,6 +176,7 @@ def say(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    die_with_parent()  # started by `hexlog bench ladder`: it stops when the benchmark dies
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gateway", required=True, help="the gateway's base URL")
     ap.add_argument("--bot", default="heuristic",

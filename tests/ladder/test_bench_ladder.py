@@ -3,12 +3,19 @@ report's fields, and Kendall's tau it ranks them by."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import time
+from pathlib import Path
 
+import psutil
 import pytest
 from ladder_helpers import Hexlog
 
 from services.cli.bench_ladder import STRENGTH, kendall_tau
+from services.runtime.scratch import clear_abandoned
 
 
 def test_kendall_tau_b_of_orders_with_and_without_ties() -> None:
@@ -44,3 +51,34 @@ def test_too_few_bots_is_refused_in_one_line(tmp_path: pytest.TempPathFactory) -
     done = Hexlog(tmp_path).run("bench", "ladder", "--bots", "3")  # type: ignore[arg-type]
     assert done.code == 2
     assert "--bots" in done.err
+
+
+def test_a_killed_benchmark_leaves_nothing_running(tmp_path: Path) -> None:
+    # `hexlog up` and the bots run in sessions of their own (a Ctrl-C reaches the benchmark
+    # alone): a kill -9 of the benchmark must stop them all the same, its Valkey included.
+    hexlog = Hexlog(tmp_path)
+    bench = hexlog.start("bench", "ladder", "--bots", "4", "--games", "50")
+    family: list[psutil.Process] = []
+    try:
+        hexlog.wait_for_line(bench, "bots join", timeout=300)
+        until = time.monotonic() + 60
+        while True:  # the bots start after that line
+            family = psutil.Process(bench.pid).children(recursive=True)
+            names = " ".join(" ".join(p.cmdline()) for p in family)
+            if names.count("services.ladder.player") == 4 or time.monotonic() > until:
+                break
+            time.sleep(0.2)
+        assert "valkey-server" in names
+        assert names.count("services.ladder.player") == 4
+        os.kill(bench.pid, signal.SIGKILL)
+        bench.wait(10)
+        _, alive = psutil.wait_procs(family, timeout=60)
+        assert not alive, [p.cmdline() for p in alive]
+        left = list(hexlog.data.glob("bench-ladder-*"))
+        assert len(left) == 1  # the folder stays until the next benchmark clears it
+        assert clear_abandoned(hexlog.data) == left
+    finally:
+        hexlog.stop_all()
+        for proc in family:  # what outlived the benchmark, should this test fail
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.kill()
