@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from services.runtime.die_with_parent import DIE_WITH
+
 SERVER_NAME = "localhost"
 PORT = 8008  # Synapse's usual port, when it is free
 ROOM_ALIAS = "catan"
@@ -102,6 +104,16 @@ class Synapse:
                 self.proc.wait(5)
 
 
+# Synapse's own entry point, run after asking to stop when the process that started it dies
+# (`die_with_parent`): a `hexlog up --homeserver local` killed with kill -9 left its Synapse
+# running for good, on a port and a folder nobody looks at again. Call from the main thread.
+DYING_HOMESERVER = (
+    "import runpy, sys; from services.runtime.die_with_parent import die_with_parent; "
+    "die_with_parent(); sys.argv[0] = 'synapse.app.homeserver'; "
+    "runpy.run_module('synapse.app.homeserver', run_name='__main__', alter_sys=True)"
+)
+
+
 def start_synapse(root: Path, port: int, timeout: float = 120.0) -> Synapse:
     """Synapse on 127.0.0.1:`port` with its config and data in `root` (made if need be)."""
     import httpx
@@ -133,10 +145,10 @@ def start_synapse(root: Path, port: int, timeout: float = 120.0) -> Synapse:
     log = root / "synapse.out"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "synapse.app.homeserver", "-c", str(config)],
+            [sys.executable, "-c", DYING_HOMESERVER, "-c", str(config)],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=root,
             start_new_session=True,  # stopped by whoever started it, after the adapter
-            env={**os.environ, "SYNAPSE_ASYNC_IO_REACTOR": "0"})
+            env={**os.environ, "SYNAPSE_ASYNC_IO_REACTOR": "0", DIE_WITH: str(os.getpid())})
     url = f"http://127.0.0.1:{port}"
     until = time.monotonic() + timeout
     while time.monotonic() < until:

@@ -4,6 +4,7 @@ environment `spawn` gives it; no `preexec_fn`, which runs Python between fork an
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -95,3 +96,31 @@ def test_spawn_runs_no_python_between_fork_and_exec(monkeypatch: pytest.MonkeyPa
     env = seen["env"]
     assert isinstance(env, dict)
     assert env[DIE_WITH] == str(os.getpid())
+
+
+# A `hexlog up --homeserver local` stand-in: starts the throwaway Synapse, says its pid, waits.
+SYNAPSE_PARENT = (
+    "import sys; from pathlib import Path; "
+    "from services.chat.local_synapse import free_port, start_synapse; "
+    "s = start_synapse(Path(sys.argv[1]), free_port(8008)); "
+    "print(s.proc.pid, flush=True); import time; time.sleep(120)"
+)
+
+
+def test_the_local_homeserver_dies_with_its_sigkilled_parent(tmp_path: Path) -> None:
+    parent = subprocess.Popen([sys.executable, "-c", SYNAPSE_PARENT, str(tmp_path / "hs")],
+                              cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    synapse = 0
+    try:
+        assert parent.stdout is not None
+        synapse = int(parent.stdout.readline())  # it answered /health: running
+        assert not gone(synapse, within=0.2)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(5)
+        assert gone(synapse, within=30), "Synapse outlived its SIGKILLed parent"
+    finally:
+        parent.kill()
+        parent.wait()
+        if synapse and not gone(synapse, within=0.1):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(synapse, signal.SIGKILL)
