@@ -45,20 +45,28 @@ def gone(pid: int, within: float) -> bool:
     return False
 
 
-def test_a_spawned_service_dies_with_its_sigkilled_parent() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, CHILD], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True)
+def kill_and_see_it_go(parent: subprocess.Popen[str], child: int, within: float) -> None:
+    """SIGKILL `parent`; `child` must be gone within `within` s (killed here if not)."""
     try:
-        assert parent.stdout is not None
-        child = int(parent.stdout.readline())
-        assert parent.stdout.readline().strip() == "ready"  # the child's line: prctl is done
         assert not gone(child, within=0.2)
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(5)
-        assert gone(child, within=10), "the service outlived its SIGKILLed parent"
+        assert gone(child, within=within), "the child outlived its SIGKILLed parent"
     finally:
         parent.kill()
         parent.wait()
+        if not gone(child, within=0.1):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+
+
+def test_a_spawned_service_dies_with_its_sigkilled_parent() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, CHILD], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child = int(parent.stdout.readline())
+    assert parent.stdout.readline().strip() == "ready"  # the child's line: prctl is done
+    kill_and_see_it_go(parent, child, within=10)
 
 
 def test_a_service_whose_parent_died_before_it_asked_stops_at_once() -> None:
@@ -110,17 +118,6 @@ SYNAPSE_PARENT = (
 def test_the_local_homeserver_dies_with_its_sigkilled_parent(tmp_path: Path) -> None:
     parent = subprocess.Popen([sys.executable, "-c", SYNAPSE_PARENT, str(tmp_path / "hs")],
                               cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    synapse = 0
-    try:
-        assert parent.stdout is not None
-        synapse = int(parent.stdout.readline())  # it answered /health: running
-        assert not gone(synapse, within=0.2)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(5)
-        assert gone(synapse, within=30), "Synapse outlived its SIGKILLed parent"
-    finally:
-        parent.kill()
-        parent.wait()
-        if synapse and not gone(synapse, within=0.1):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(synapse, signal.SIGKILL)
+    assert parent.stdout is not None
+    synapse = int(parent.stdout.readline())  # it answered /health: running
+    kill_and_see_it_go(parent, synapse, within=30)
