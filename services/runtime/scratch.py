@@ -11,7 +11,6 @@ making its own folder stops the servers of every folder whose lock is free and r
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import shutil
 import tempfile
 import time
@@ -21,7 +20,13 @@ from typing import IO
 
 import structlog
 
-from services.runtime.valkey import OrphanedServerError, refuse_live_pidfile, stop_orphan
+from services.runtime.valkey import (
+    DataDirInUseError,
+    OrphanedServerError,
+    refuse_live_pidfile,
+    stop_orphan,
+    take_lock,
+)
 
 log = structlog.get_logger("hexlog.scratch")
 
@@ -89,10 +94,8 @@ def _stop_servers(folder: Path) -> int:
 
 
 def _try_lock(path: Path) -> IO[bytes] | None:
-    handle = path.open("ab")
+    """The lock, or None while another process holds it (the embedded server's own `flock`)."""
     try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
+        return take_lock(path)
+    except DataDirInUseError:
         return None
-    return handle
