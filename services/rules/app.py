@@ -250,9 +250,13 @@ async def _consume_raw(service: RulesService, redis: Redis, name: str, block_ms:
                     await service.prepare()
                 await asyncio.sleep(0.5)
     finally:
-        with contextlib.suppress(Exception):
-            await _ack(redis, acks)
-        await reader.close()
+        # (the reads go even if the acks are cut short by a stop's next cancellation: a read
+        # left in flight would take entries for a consumer that never handles them)
+        try:
+            with contextlib.suppress(Exception):
+                await _ack(redis, acks)
+        finally:
+            await reader.close()
 
 
 async def _ack(redis: Redis, acks: list[tuple[str, list[bytes]]]) -> list[tuple[str, list[bytes]]]:

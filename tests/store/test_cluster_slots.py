@@ -81,3 +81,42 @@ async def test_one_reader_sees_every_partition_on_the_cluster(redis_client: Redi
         await reader.close()
     assert seen == set(streams)
     assert await read_group(redis_client, "g", "c", streams, 10) == []  # all delivered
+
+
+@needs_cluster
+async def test_a_closed_reader_takes_nothing_even_when_its_close_is_cut_short(
+    redis_client: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's calls in flight are cancelled to the end when it closes, even when a call
+    swallows its first cancellation (Python 3.11's `wait_for` inside redis-py can) and the
+    close itself is cancelled at once (a stop cancels again every 0.1 s). Before, one such call
+    went on blocking and took the next entry for a consumer that was gone: it sat pending,
+    and a rules replica stopped in a test stole the next test's first command."""
+    streams = {feed_key(p): ">" for p in range(PARTITIONS)}
+    for stream in streams:
+        await redis_client.xgroup_create(stream, "g", id="0", mkstream=True)
+    real = read_group
+
+    async def stubborn(*args: object, **kwargs: object) -> object:
+        try:
+            return await real(*args, **kwargs)
+        except asyncio.CancelledError:
+            return await real(*args, **kwargs)
+
+    monkeypatch.setattr("services.store.streams.read_group", stubborn)
+    reader = GroupReader(redis_client, "g", "gone")
+    reading = asyncio.create_task(reader.read(streams, 10, 3_000))
+    await asyncio.sleep(0.2)  # every partition's call blocking on the server
+    reading.cancel()  # (the reader's own wait, not its calls: those stay in flight)
+    closing = asyncio.create_task(reader.close())
+    await asyncio.sleep(0)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+
+    await asyncio.sleep(0.5)  # the calls cancelled a second time (cancel_and_wait's 0.1 s)
+    await redis_client.xadd(feed_key(3), {"n": "after the close"})
+    await asyncio.sleep(0.3)
+    taken = await read_group(redis_client, "g", "alive", {feed_key(3): ">"}, 10)
+    assert [fields for _, entries in taken for _, fields in entries] == [
+        {b"n": b"after the close"}]
