@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any, cast
 
 from bots.pace import MAX_PACE_MS
-from services.cli.errors import UsageError
+from services.cli.errors import CliError, UsageError
 from services.cli.ladder import add_ladder_options
 from services.cli.options import (
     add_durability_option,
@@ -150,6 +150,9 @@ def cmd_up(args: argparse.Namespace) -> int:
             supervisor.run_forever()
         except KeyboardInterrupt:
             say("stopping the services")
+        except processes.ServerLost as exc:  # (the services are stopped)
+            raise CliError(f"up: {exc}; the services are stopped: `hexlog up` again starts "
+                           "the server from its AOF") from None
     say("stopped")
     return 0
 

@@ -126,6 +126,11 @@ def restart_note(failures: int) -> str:
             f"never more than {MAX_BACKOFF_S:g} s between restarts)")
 
 
+class ServerLost(RuntimeError):
+    """The server under the services is gone and will not be started again (why, and where
+    its log is): the supervisor stops its services and the command ends with this."""
+
+
 @dataclass
 class Supervised:
     name: str
@@ -149,8 +154,9 @@ class Supervisor:
     def __init__(self, url: str, services: Sequence[Supervised], quiet: bool = False,
                  say: Say | None = None, gate: Callable[[], str | None] | None = None,
                  revive: Callable[[], list[str]] | None = None) -> None:
-        """`revive`: starts again the Valkey nodes that died (a replicated set), each poll;
-        what it says is told as the restarts are."""
+        """`revive`: starts again the Valkey nodes that died (a replicated set; the single
+        embedded server: runtime/restart.py), each poll; what it says is told as the restarts
+        are. A `ServerLost` it raises ends `run_forever` (the services stopped)."""
         self.url = url
         self.services = list(services)
         self.quiet = quiet
@@ -177,6 +183,8 @@ class Supervisor:
             try:
                 for line in self.revive():
                     self.say(line)
+            except ServerLost:
+                raise
             except Exception as exc:  # a node that cannot start now is tried again next poll
                 self.say(f"could not start a Valkey node again: {exc}")
         for s in self.services:
@@ -216,7 +224,7 @@ class Supervisor:
         return False
 
     def run_forever(self, poll_s: float = 0.5) -> None:
-        if self.revive is not None:  # a dead Valkey node: every tenth of a second counts
+        if self.revive is not None:  # a dead Valkey: every tenth of a second counts
             poll_s = min(poll_s, 0.1)
         for s in self.services:
             s.proc, s.due = None, 0.0

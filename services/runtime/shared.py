@@ -32,6 +32,7 @@ import redis
 import structlog
 
 from services.runtime import users
+from services.runtime.restart import StartAgain
 from services.runtime.valkey import (
     URLFILE_NAME,
     AppendFsync,
@@ -67,7 +68,8 @@ class Server:
     cluster: str = ""  # started as an embedded cluster: "3 masters on 127.0.0.1 ports …"
     ha: str = ""  # started as an embedded set under Sentinels: "a primary and 1 replica …"
     malloc: str = ""  # started: the allocator the server runs with (runtime/allocator.py)
-    # started with replicas: starts again the nodes that died (`hexlog up` runs it often)
+    # started: starts again what died, the single server (restart.py) or a replicated set's
+    # nodes (`hexlog up` asks it every poll)
     revive: Callable[[], list[str]] | None = None
 
     @property
@@ -324,7 +326,9 @@ def _owning(server: EmbeddedValkey, command: str, say: Say) -> Iterator[Server]:
         password = server.secure()
         admin = handle.url = server.url
         handle.malloc = server.allocator()
-        users.register(admin, users.EmbeddedUsers(str(server.socket_path), password))
+        made = users.EmbeddedUsers(str(server.socket_path), password)
+        users.register(admin, made)
+        handle.revive = StartAgain(server, made)  # (`hexlog up` asks it every poll)
         write_private(owner_file, json.dumps({"command": command, "pid": os.getpid()}))
         yield handle
     except KeyboardInterrupt:

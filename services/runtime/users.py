@@ -42,6 +42,7 @@ class EmbeddedUsers:
     attached: bool = False
     urls: dict[str, str] = field(default_factory=dict)
     passwords: list[tuple[str, str]] = field(default_factory=list)
+    made: list[list[str]] = field(default_factory=list)  # each ACL SETUSER, for `make_again`
 
     def admin(self) -> redis.Redis:
         return redis.Redis(unix_socket_path=self.socket_path, password=self.admin_password)
@@ -53,10 +54,18 @@ class EmbeddedUsers:
         words = acl_words(f"user {user} on resetkeys resetchannels clearselectors -@all "
                           f">{password} {rules}")
         self._setuser(words)
+        self.made.append(words)
         self.passwords.append((user, password))
         url = self.url_of(user, password)
         self.urls[user] = url
         return url
+
+    def make_again(self) -> int:
+        """Every user this process made, with the same rules and passwords, on a server that
+        lost them (it was started again: ACL users live in memory only). How many."""
+        for words in self.made:
+            self._setuser(words)
+        return len(self.made)
 
     def url_of(self, user: str, password: str) -> str:
         return f"unix://{quote(user, safe='')}:{quote(password, safe='')}@{self.socket_path}"
@@ -151,6 +160,11 @@ _SERVERS: dict[str, EmbeddedUsers] = {}  # admin URL -> its users
 
 def register(admin_url: str, users: EmbeddedUsers) -> None:
     _SERVERS[admin_url] = users
+
+
+def made_on(admin_url: str) -> EmbeddedUsers | None:
+    """The users this process made on the server of `admin_url` (None: it made none)."""
+    return _SERVERS.get(admin_url)
 
 
 def forget(admin_url: str) -> None:

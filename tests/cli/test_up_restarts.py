@@ -1,9 +1,13 @@
 """`hexlog up` restarts a service that dies at once, or after a pause that never passes 5 s
 however often it dies (what waits on the service waits that long after each crash), and says
-so: in `hexlog up --help` and in the line of each restart."""
+so: in `hexlog up --help` and in the line of each restart. Its embedded Valkey too: killed, it
+is started again from its AOF with the services' users, once; killed again soon after, `up`
+stops with the reason instead of restarting it in a loop."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 
@@ -54,3 +58,34 @@ def test_each_restart_line_says_when_and_the_bound() -> None:
             "5 s between restarts) (log: ") in lines[1]
     assert restart_note(50) == ("restarting in 5s (it keeps exiting within 10 s of starting; "
                                 "never more than 5 s between restarts)")
+
+
+def test_up_starts_its_killed_valkey_again_from_its_aof_and_stops_if_it_dies_again(
+    hexlog: Hexlog,
+) -> None:
+    proc = hexlog.start("up")
+    hexlog.wait_for_line(proc, "supervising rules, projections and bots")
+    before = hexlog.run("play", "--game-id", "before", "--turn-limit", "30")
+    assert before.code == 0, before.err
+    pidfile = hexlog.data / "valkey.pid"
+    first = int(pidfile.read_text())
+
+    os.kill(first, signal.SIGKILL)  # what the OOM killer does
+    said = hexlog.wait_for_line(proc, "started again from its AOF")[-1]
+    assert "the embedded Valkey stopped (killed by SIGKILL)" in said
+    assert f"started again from its AOF in {hexlog.data} (every acknowledged write is back)" in said
+    second = int(pidfile.read_text())
+    assert second != first
+    # up's services (rules, bots) play on with the users and passwords they had.
+    after = hexlog.run("play", "--game-id", "after", "--turn-limit", "30")
+    assert after.code == 0, after.err
+    assert "attached to the running server" in after.err
+    assert hexlog.run("replay", "before").code == 0  # the game played before the kill is kept
+
+    os.kill(second, signal.SIGKILL)  # again within a minute: not a loop of restarts
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("hexlog: up: the embedded Valkey stopped again "), last
+    assert "not starting it a third time; its log: " in last
+    assert "`hexlog up` again starts the server from its AOF" in last
