@@ -489,7 +489,9 @@ def register(sub: Any) -> None:
                                    "(play, tournament, replay --follow) attach to it. Restarts: "
                                    f"{restart_policy()}. While Redis does not answer nothing "
                                    "is started, and Redis is tried again after the same "
-                                   "pauses.")
+                                   "pauses. The embedded Valkey, killed or crashed, is started "
+                                   "again from its AOF; dying again within a minute of that, "
+                                   "it stops `up` (exit 1, with its log).")
     p.add_argument("--bots", default="random,heuristic", help=BOTS_HELP)
     p.add_argument("--gateway-port", type=at_least(0), default=0, metavar="PORT",
                    help="also run the HTTP gateway on PORT (0: not; see --host, --limit)")

@@ -19,7 +19,9 @@ from services.runtime.processes import ServerLost
 from services.runtime.users import EmbeddedUsers
 from services.runtime.valkey import EmbeddedValkey
 
-GIVE_UP_WITHIN_S = 60.0  # a server that dies again this soon after a restart is not restarted
+# A server that dies again this soon after a restart is not restarted (`hexlog up --help`
+# says "within a minute").
+GIVE_UP_WITHIN_S = 60.0
 
 
 @dataclass

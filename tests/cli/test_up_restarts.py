@@ -36,6 +36,8 @@ def test_up_help_states_the_restart_rule_with_its_numbers(hexlog: Hexlog) -> Non
     assert ("a service that exits is started again at once if it ran 10 s or more; one that "
             "keeps exiting sooner waits 1, 2, 4, then 5 s (never more) before each restart"
             ) in text
+    assert ("The embedded Valkey, killed or crashed, is started again from its AOF; dying "
+            "again within a minute of that, it stops `up` (exit 1, with its log).") in text
 
 
 def test_each_restart_line_says_when_and_the_bound() -> None:
