@@ -55,4 +55,3 @@ class StartAgain:
         return [f"the embedded Valkey stopped ({ended or 'how: unknown'}) after {ran:.0f} s"
                 f"; started again from its AOF in {self.server.data_dir} "
                 f"({kept}), with its {made} users: the services reconnect (its log: {log})"]
-

@@ -162,11 +162,6 @@ def register(admin_url: str, users: EmbeddedUsers) -> None:
     _SERVERS[admin_url] = users
 
 
-def made_on(admin_url: str) -> EmbeddedUsers | None:
-    """The users this process made on the server of `admin_url` (None: it made none)."""
-    return _SERVERS.get(admin_url)
-
-
 def forget(admin_url: str) -> None:
     users = _SERVERS.pop(admin_url, None)
     if users is not None and users.attached:

@@ -192,7 +192,10 @@ class EmbeddedValkey:
             return False
         try:
             pid = int((self.data_dir / PIDFILE_NAME).read_text(encoding="ascii").strip())
-            return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)
+            proc = psutil.Process(pid)
+            # (a pid reused since by another program counts as gone, as in refuse_live_pidfile)
+            return proc.status() == psutil.STATUS_ZOMBIE or not proc.name().startswith(
+                "valkey-server")
         except (FileNotFoundError, ValueError, psutil.AccessDenied):
             return False
         except (psutil.NoSuchProcess, psutil.ZombieProcess):
